@@ -1,0 +1,25 @@
+// Natural frequencies and mass-normalised modes of a StructuralModel:
+// K phi = omega^2 M phi on its free DoFs.
+#pragma once
+
+#include <vibroimpact/model/structural_model.h>
+
+#include <string>
+
+namespace vibroimpact::model
+{
+  struct ModalBasis
+  {
+    Vector          omegas; // rad/s, ascending
+    Eigen::MatrixXd shapes; // n x m, phi_j^T M phi_j = 1
+    std::string     method; // which eigensolver produced them
+  };
+
+  // Models with fewer DoFs than dense_limit are solved densely (all eigenpairs, LAPACK-class
+  // accuracy); larger ones by ARPACK in shift-invert mode around a shift just below zero, with a
+  // sparse LDL^T factorisation, so that rigid-body modes (K singular) are found too.
+  ModalBasis compute_modes(const SparseMatrix &mass,
+                           const SparseMatrix &stiffness,
+                           unsigned int        n_modes,
+                           unsigned int        dense_limit = 2000);
+} // namespace vibroimpact::model

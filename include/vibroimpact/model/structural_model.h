@@ -1,0 +1,128 @@
+// The one seam of vibroimpact: the algebraic model that every solver consumes and every
+// structure produces (see doc/architecture.md). It knows nothing of meshes.
+#pragma once
+
+#include <Eigen/Dense>
+#include <Eigen/Sparse>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace vibroimpact::model
+{
+  using SparseMatrix = Eigen::SparseMatrix<double>;
+  using SparseRow    = Eigen::SparseVector<double>;
+  using Vector       = Eigen::VectorXd;
+
+  // A scalar function of time a(t) that multiplies a fixed spatial load vector.
+  struct TimeFunction
+  {
+    enum class Kind
+    {
+      constant,
+      harmonic, // amplitude * sin(omega t + phase)
+      random    // band-limited: amplitude * sqrt(2/N) * sum_k cos(omegas[k] t + phases[k])
+    };
+    Kind                kind      = Kind::constant;
+    double              amplitude = 0.0;
+    double              omega     = 0.0;
+    double              phase     = 0.0;
+    std::vector<double> omegas; // random only
+    std::vector<double> phases; // random only
+
+    double value(double t) const;
+  };
+
+  struct LoadTerm
+  {
+    std::string  name;
+    Vector       spatial; // n entries
+    TimeFunction time;
+  };
+
+  // Unilateral contact: gap g = gap0 + row . u >= 0 (positive is open), contact velocity
+  // U = row . v, and the impulse p >= 0 acts on the structure as row^T p.
+  struct Contact
+  {
+    std::string name;
+    SparseRow   row;
+    double      gap0        = 0.0;
+    double      restitution = 1.0; // Newton's e in [0, 1]
+    std::array<double, 3> location{{0, 0, 0}}; // reference position, for output only
+  };
+
+  // A named point whose displacement is row . u and velocity row . v.
+  struct Probe
+  {
+    std::string name;
+    SparseRow   row;
+  };
+
+  // What each degree of freedom is, so that solvers can treat values and slopes differently
+  // (e.g. the direction of the energy correction).
+  enum class DofKind
+  {
+    transverse, // beam deflection value
+    slope,      // beam rotation (C1 beam DoF)
+    axial,      // rod displacement along its axis
+    lumped      // a point-mass body
+  };
+
+  // Modal damping C_modal = B diag(c) B^T with B = M Phi on the first modes: a low-rank term,
+  // never an n x n dense matrix.
+  struct LowRankDamping
+  {
+    Eigen::MatrixXd basis;        // n x m (M Phi)
+    Vector          coefficients; // m   (2 zeta_j omega_j)
+
+    bool   empty() const { return coefficients.size() == 0; }
+    Vector apply(const Vector &v) const;
+  };
+
+  // Geometry used only to draw the structure: points along every body (finer than the mesh),
+  // line segments between them, and the sparse map from DoFs to the 3D displacement of every
+  // point (3 rows a point).
+  struct OutputGeometry
+  {
+    std::vector<std::array<double, 3>>       points;
+    std::vector<std::array<unsigned int, 2>>  segments;
+    std::vector<unsigned int>                 segment_body;
+    std::vector<std::string>                  body_names;
+    std::vector<std::array<double, 3>>        body_directions;  // motion direction, unit
+    std::vector<unsigned int>                 point_body;
+    std::vector<double>                       point_coordinate; // x along its body
+    SparseMatrix                              displacement_map; // 3 * points x n
+  };
+
+  struct StructuralModel
+  {
+    std::string  name;
+    unsigned int n_elements = 0; // finite elements of all bodies, for reports
+
+    SparseMatrix   mass;      // M, symmetric positive definite on the free DoFs
+    SparseMatrix   stiffness; // K, symmetric positive semi-definite
+    SparseMatrix   damping;   // C: Rayleigh and dashpots
+    LowRankDamping modal_damping;
+
+    std::vector<LoadTerm> loads;
+    std::vector<Contact>  contacts;
+    std::vector<Probe>    probes;
+    std::vector<DofKind>  dof_kinds;
+
+    Vector initial_displacement;
+    Vector initial_velocity;
+
+    OutputGeometry geometry;
+
+    Eigen::Index n_dofs() const { return mass.rows(); }
+
+    // f(t) = sum_k spatial_k a_k(t)
+    Vector load(double t) const;
+    // C v, including the low-rank modal part.
+    Vector damping_force(const Vector &v) const;
+
+    double kinetic_energy(const Vector &v) const;
+    double potential_energy(const Vector &u) const;
+  };
+} // namespace vibroimpact::model

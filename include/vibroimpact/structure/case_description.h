@@ -1,0 +1,170 @@
+// What a case file describes, as plain data: bodies, lumped elements, contacts, probes, loads,
+// damping, the initial state. Read by case_parameters.h, turned into a StructuralModel by
+// model_builder.h. Lengths, masses and forces are in any consistent unit system.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vibroimpact::structure
+{
+  enum class BodyType
+  {
+    beam, // Euler–Bernoulli, C1 Hermite elements
+    rod,  // axial (St Venant), FE_Q elements
+    mass  // a rigid point mass: one DoF
+  };
+
+  enum class EndCondition
+  {
+    free,
+    pinned,  // beam: w = 0
+    clamped, // beam: w = 0, w' = 0; rod: u = 0
+    sliding  // beam: w' = 0
+  };
+
+  struct BodyDescription
+  {
+    std::string  name;
+    BodyType     type = BodyType::beam;
+    double       length          = 1.0;
+    double       stiffness       = 1.0; // EI (beam) or EA (rod)
+    double       mass_per_length = 1.0; // rho A; for a mass body: its mass
+    unsigned int n_elements      = 16;
+    std::string  mesh_file;             // overrides n_elements when given
+    unsigned int refinements = 0;
+    unsigned int degree      = 1;       // rod only
+    EndCondition left        = EndCondition::free;
+    EndCondition right       = EndCondition::free;
+    bool         lumped_mass = false;
+
+    // Placement in space, for drawing only.
+    std::array<double, 3> origin{{0, 0, 0}};
+    std::array<double, 3> axis{{1, 0, 0}};
+    std::array<double, 3> deflection{{0, 1, 0}};
+
+    std::string initial_displacement = "0"; // expression of x
+    std::string initial_velocity     = "0";
+  };
+
+  // A point on a body at coordinate x along it; an empty body is the ground.
+  struct PointOnBody
+  {
+    std::string body;
+    double      x = 0.0;
+    bool        is_ground() const { return body.empty(); }
+  };
+
+  enum class ContactSide
+  {
+    below, // the obstacle (or other body) lies below: g = g0 + u_a - u_b
+    above  // it lies above: g = g0 - u_a + u_b
+  };
+
+  struct ContactDescription
+  {
+    std::string name;
+    PointOnBody point;
+    PointOnBody other; // ground: a rigid stop
+    double      gap         = 0.0;
+    ContactSide side        = ContactSide::below;
+    double      restitution = 1.0;
+  };
+
+  enum class ElementType
+  {
+    mass,
+    spring,
+    dashpot
+  };
+
+  struct ElementDescription
+  {
+    std::string name;
+    ElementType type = ElementType::spring;
+    PointOnBody point;
+    PointOnBody other; // ground unless given (springs and dashpots)
+    double      value = 0.0; // m, k or c
+  };
+
+  struct ProbeDescription
+  {
+    std::string name;
+    PointOnBody point;
+  };
+
+  enum class LoadDistribution
+  {
+    uniform,    // q per unit length over a body
+    expression, // q(x) per unit length over a body
+    point,      // a force at a point
+    gravity     // rho A g on every body (and m g on masses), amplitude = g
+  };
+
+  enum class TimeDependence
+  {
+    constant,
+    harmonic,
+    random
+  };
+
+  struct LoadDescription
+  {
+    std::string      name;
+    LoadDistribution distribution = LoadDistribution::uniform;
+    PointOnBody      point;           // body (and x for a point force)
+    std::string      expression = "1"; // q(x), expression distribution only
+    TimeDependence   time = TimeDependence::harmonic;
+    double           amplitude = 0.0;  // F, or the RMS of a random load
+    double           omega     = 0.0;  // rad/s
+    double           phase     = 0.0;  // rad
+    double           band_low = 0.0, band_high = 0.0; // rad/s, random only
+    unsigned int     n_harmonics = 64;
+    std::uint64_t    seed        = 1;
+  };
+
+  enum class InitialStateType
+  {
+    expressions, // per body: Initial displacement / velocity expressions of x
+    mode,        // a mode shape with a given peak displacement
+    static_load  // the static deflection under a point force
+  };
+
+  struct InitialStateDescription
+  {
+    InitialStateType type = InitialStateType::expressions;
+    unsigned int     mode      = 1;
+    double           amplitude = 0.0;
+    PointOnBody      load_point;
+    double           force               = 1.0;
+    double           target_displacement = 0.0; // 0: keep the force as given
+  };
+
+  struct DampingDescription
+  {
+    double              rayleigh_mass      = 0.0; // alpha
+    double              rayleigh_stiffness = 0.0; // beta
+    std::vector<double> modal_ratios;             // zeta_j; the last repeats
+    unsigned int        n_damped_modes = 0;
+  };
+
+  struct CaseDescription
+  {
+    std::string                     filename;
+    std::string                     name;
+    std::vector<BodyDescription>    bodies;
+    std::vector<ElementDescription> elements;
+    std::vector<ContactDescription> contacts;
+    std::vector<ProbeDescription>   probes;
+    std::vector<LoadDescription>    loads;
+    DampingDescription              damping;
+    InitialStateDescription         initial_state;
+
+    unsigned int n_modes             = 5;
+    unsigned int samples_per_element = 8;
+
+    const BodyDescription *find_body(const std::string &name) const;
+  };
+} // namespace vibroimpact::structure

@@ -1,0 +1,54 @@
+// Mesh convergence of natural frequencies: the case is solved on successively bisected meshes
+// and the frequency errors (against a closed form, or against the finest mesh) are tabulated
+// with observed rates.
+#pragma once
+
+#include <vibroimpact/studies/exact_solutions.h>
+#include <vibroimpact/structure/case_description.h>
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace vibroimpact::io
+{
+  class ParameterFile;
+}
+
+namespace vibroimpact::studies
+{
+  struct ModalConvergenceSettings
+  {
+    ExactSolution exact          = ExactSolution::none;
+    unsigned int  n_cycles       = 4; // meshes: the case's, then bisected n_cycles - 1 times
+  };
+
+  void                     declare_convergence_parameters(io::ParameterFile &file);
+  ModalConvergenceSettings parse_convergence_parameters(io::ParameterFile &file);
+
+  struct ModalConvergenceRow
+  {
+    unsigned int        n_elements = 0; // of all bodies
+    unsigned int        n_dofs     = 0;
+    std::vector<double> omegas;
+    std::vector<double> relative_errors; // |omega - reference| / reference
+  };
+
+  struct ModalConvergence
+  {
+    std::vector<ModalConvergenceRow> rows;
+    std::vector<double>              reference; // exact, or the finest mesh's
+    bool                             exact_reference = false;
+
+    // Observed rate of mode j between rows r-1 and r: log(e_{r-1}/e_r) / log(n_r / n_{r-1}).
+    double observed_rate(unsigned int mode, unsigned int row) const;
+
+    // deal.II ConvergenceTable text, rates included.
+    void write_table(std::ostream &out) const;
+  };
+
+  ModalConvergence run_modal_convergence(const structure::CaseDescription         &description,
+                                         const ModalConvergenceSettings           &settings,
+                                         const std::function<void(unsigned int)> &on_cycle = {});
+} // namespace vibroimpact::studies

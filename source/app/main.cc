@@ -1,0 +1,75 @@
+// vibroimpact: the command-line program. One verb per job, one parameter file:
+//
+//   vibroimpact modes      examples/pinned_beam_modes/case.prm -o output/modes
+//   vibroimpact converge   examples/pinned_beam_modes/case.prm -s 'Convergence/Refinement cycles=5'
+//   vibroimpact parameters
+//
+// Exit codes: 0 success, 2 bad input (one line naming file, parameter and reason),
+// 1 a numerical failure that could not be recovered.
+#include <vibroimpact/io/input_error.h>
+
+#include <CLI/CLI.hpp>
+
+#include "verbs.h"
+
+#include <iostream>
+
+int main(int argc, char **argv)
+{
+  using namespace vibroimpact;
+  CLI::App program{"vibroimpact: finite elements for beams, rods and supports that hit obstacles "
+                   "or each other"};
+  program.require_subcommand(1);
+
+  app::CommonOptions options;
+  const auto add_common = [&options](CLI::App *verb) {
+    verb->add_option("case", options.case_file, "parameter file (.prm or .json)")->required();
+    verb->add_option("-o,--output", options.output, "output folder (default: output/<Model/Name>)");
+    verb->add_option("-s,--set", options.overrides,
+                     "override one parameter: 'Section/Sub/Name=value' (repeatable)");
+    verb->add_flag("-q,--quiet", options.quiet, "no progress bar or timing report");
+  };
+
+  CLI::App *modes = program.add_subcommand("modes", "natural frequencies and mode shapes");
+  add_common(modes);
+  CLI::App *converge =
+    program.add_subcommand("converge", "mesh convergence table of natural frequencies with observed rates");
+  add_common(converge);
+  std::string verb_for_parameters;
+  CLI::App   *parameters =
+    program.add_subcommand("parameters", "print every parameter with its default and documentation");
+  parameters->add_option("verb", verb_for_parameters, "only the parameters this verb reads");
+
+  try
+    {
+      program.parse(argc, argv);
+    }
+  catch (const CLI::ParseError &e)
+    {
+      if (e.get_exit_code() == 0) // --help
+        return program.exit(e);
+      std::cerr << "vibroimpact: error: " << e.what() << " (see vibroimpact --help)\n";
+      return io::exit_bad_input;
+    }
+
+  try
+    {
+      if (*modes)
+        return app::run_modes(options);
+      if (*converge)
+        return app::run_converge(options);
+      if (*parameters)
+        return app::print_parameters(verb_for_parameters);
+    }
+  catch (const io::InputError &e)
+    {
+      std::cerr << "vibroimpact: error: " << e.what() << "\n";
+      return io::exit_bad_input;
+    }
+  catch (const std::exception &e)
+    {
+      std::cerr << "vibroimpact: numerical failure: " << e.what() << "\n";
+      return io::exit_numerical_failure;
+    }
+  return io::exit_success;
+}

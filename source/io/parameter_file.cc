@@ -1,0 +1,255 @@
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/parameter_file.h>
+
+#include <deal.II/base/parameter_handler.h>
+
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace vibroimpact::io
+{
+  std::string trim(const std::string &text)
+  {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos)
+      return "";
+    const auto last = text.find_last_not_of(" \t\r\n");
+    return text.substr(first, last - first + 1);
+  }
+
+  std::vector<std::string> split_list(const std::string &text, const char separator)
+  {
+    std::vector<std::string> items;
+    std::stringstream        stream(text);
+    std::string              item;
+    while (std::getline(stream, item, separator))
+      if (!trim(item).empty())
+        items.push_back(trim(item));
+    return items;
+  }
+
+  namespace
+  {
+    bool ends_with(const std::string &text, const std::string &suffix)
+    {
+      return text.size() >= suffix.size() &&
+             text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+    }
+
+    // deal.II's own messages span several indented lines; we want one.
+    std::string collapse_whitespace(const std::string &text)
+    {
+      std::string out;
+      bool        space = false;
+      for (const char c : text)
+        if (std::isspace(static_cast<unsigned char>(c)))
+          space = !out.empty();
+        else
+          {
+            if (space)
+              out += ' ';
+            out += c;
+            space = false;
+          }
+      return out;
+    }
+
+    std::string message_of(const dealii::ExceptionBase &e)
+    {
+      std::ostringstream stream;
+      e.print_info(stream);
+      return collapse_whitespace(stream.str());
+    }
+
+    // JSON keys are mangled by deal.II when it writes them; accept both forms.
+    std::string demangle(const std::string &key)
+    {
+      std::string out;
+      for (std::size_t i = 0; i < key.size(); ++i)
+        if (key[i] == '_' && i + 2 < key.size() + 0 && std::isxdigit(static_cast<unsigned char>(key[i + 1])) &&
+            std::isxdigit(static_cast<unsigned char>(key[i + 2])))
+          {
+            out += static_cast<char>(std::stoi(key.substr(i + 1, 2), nullptr, 16));
+            i += 2;
+          }
+        else
+          out += key[i];
+      return trim(out);
+    }
+  } // namespace
+
+  ParameterFile::ParameterFile(std::string              filename,
+                               std::vector<std::string> families,
+                               std::vector<std::string> overrides)
+    : filename_(std::move(filename))
+    , families_(std::move(families))
+    , overrides_(std::move(overrides))
+    , handler_(std::make_unique<dealii::ParameterHandler>())
+  {
+    for (const auto &family : families_)
+      instances_.emplace_back(family, std::vector<std::string>{});
+    scan_file();
+    for (const auto &override_text : overrides_)
+      {
+        const auto equal = override_text.find('=');
+        if (equal == std::string::npos)
+          throw InputError("command line", override_text, "an override reads 'Section/Name=value'");
+        const auto path = split_list(override_text.substr(0, equal), '/');
+        if (path.size() > 1)
+          add_instance(path.front());
+      }
+  }
+
+  ParameterFile::~ParameterFile()                    = default;
+  ParameterFile::ParameterFile(ParameterFile &&) noexcept = default;
+
+  ParameterFile ParameterFile::documentation(std::vector<std::string> families)
+  {
+    ParameterFile file;
+    file.families_ = std::move(families);
+    file.handler_  = std::make_unique<dealii::ParameterHandler>();
+    for (const auto &family : file.families_)
+      file.instances_.emplace_back(family, std::vector<std::string>{"<name>"});
+    return file;
+  }
+
+  const std::vector<std::string> &ParameterFile::instances(const std::string &family) const
+  {
+    for (const auto &entry : instances_)
+      if (entry.first == family)
+        return entry.second;
+    throw std::logic_error("undeclared subsection family " + family);
+  }
+
+  void ParameterFile::add_instance(const std::string &subsection)
+  {
+    for (auto &[family, names] : instances_)
+      if (subsection.size() > family.size() + 1 && subsection.compare(0, family.size(), family) == 0 &&
+          subsection[family.size()] == ' ')
+        {
+          const std::string name = trim(subsection.substr(family.size() + 1));
+          if (std::find(names.begin(), names.end(), name) == names.end())
+            names.push_back(name);
+        }
+  }
+
+  void ParameterFile::scan_file()
+  {
+    std::ifstream in(filename_);
+    if (!in)
+      throw InputError(filename_, "", "cannot open the parameter file");
+
+    if (ends_with(filename_, ".json"))
+      {
+        boost::property_tree::ptree tree;
+        try
+          {
+            boost::property_tree::read_json(in, tree);
+          }
+        catch (const std::exception &e)
+          {
+            throw InputError(filename_, "", std::string("not valid JSON: ") + e.what());
+          }
+        for (const auto &child : tree)
+          add_instance(demangle(child.first));
+        return;
+      }
+
+    std::vector<std::string> path;
+    std::string              line;
+    line_paths_.push_back(""); // lines count from 1
+    while (std::getline(in, line))
+      {
+        std::string text = line.substr(0, line.find('#'));
+        text             = trim(text);
+        std::string joined;
+        for (const auto &p : path)
+          joined += p + "/";
+        line_paths_.push_back(joined);
+        if (text.rfind("subsection ", 0) == 0)
+          {
+            const std::string name = trim(text.substr(11));
+            if (path.empty())
+              add_instance(name);
+            path.push_back(name);
+          }
+        else if (text == "end" && !path.empty())
+          path.pop_back();
+      }
+  }
+
+  std::string ParameterFile::section_path_at_line(const unsigned int line) const
+  {
+    if (line >= line_paths_.size())
+      return "";
+    std::ifstream in(filename_);
+    std::string   text;
+    for (unsigned int i = 0; i < line && std::getline(in, text); ++i)
+      ;
+    text = trim(text.substr(0, text.find('#')));
+    if (text.rfind("set ", 0) == 0)
+      return line_paths_[line] + trim(text.substr(4, text.find('=') - 4));
+    if (text.rfind("subsection ", 0) == 0)
+      return line_paths_[line] + trim(text.substr(11));
+    return line_paths_[line];
+  }
+
+  void ParameterFile::parse()
+  {
+    try
+      {
+        handler_->parse_input(filename_, "", false, false);
+      }
+    catch (const dealii::ExceptionBase &e)
+      {
+        const std::string message = message_of(e);
+        static const std::regex located(R"(Line <(\d+)> of file <[^>]*>:? ?(.*))");
+        std::smatch match;
+        if (std::regex_search(message, match, located))
+          {
+            const unsigned int line = std::stoul(match[1].str());
+            throw InputError(filename_ + ":" + match[1].str(),
+                             section_path_at_line(line),
+                             match[2].str());
+          }
+        throw InputError(filename_, "", message);
+      }
+    catch (const std::exception &e)
+      {
+        throw InputError(filename_, "", collapse_whitespace(e.what()));
+      }
+
+    for (const auto &override_text : overrides_)
+      {
+        const auto        equal = override_text.find('=');
+        const auto        path  = split_list(override_text.substr(0, equal), '/');
+        const std::string value = trim(override_text.substr(equal + 1));
+        const std::string where = "-s " + override_text.substr(0, equal);
+        if (path.empty())
+          throw InputError("command line", where, "no parameter named");
+        unsigned int depth = 0;
+        try
+          {
+            for (; depth + 1 < path.size(); ++depth)
+              handler_->enter_subsection(path[depth]);
+            handler_->set(path.back(), value);
+          }
+        catch (const dealii::ExceptionBase &e)
+          {
+            throw InputError("command line", where, message_of(e));
+          }
+        for (; depth > 0; --depth)
+          handler_->leave_subsection();
+      }
+  }
+
+  void ParameterFile::fail(const std::string &parameter, const std::string &reason) const
+  {
+    throw InputError(filename_, parameter, reason);
+  }
+} // namespace vibroimpact::io

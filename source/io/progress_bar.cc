@@ -1,0 +1,58 @@
+#include <vibroimpact/io/progress_bar.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace vibroimpact::io
+{
+  ProgressBar::ProgressBar(std::string label, const double total, const bool quiet)
+    : label_(std::move(label))
+    , total_(total > 0 ? total : 1.0)
+    , visible_(!quiet && isatty(STDERR_FILENO) && isatty(STDOUT_FILENO))
+    , start_(std::chrono::steady_clock::now())
+  {}
+
+  ProgressBar::~ProgressBar()
+  {
+    finish();
+  }
+
+  void ProgressBar::update(const double done)
+  {
+    if (!visible_ || finished_)
+      return;
+    const double fraction = std::clamp(done / total_, 0.0, 1.0);
+    const int    permille = static_cast<int>(1000 * fraction);
+    if (permille == last_permille_)
+      return;
+    last_permille_ = permille;
+
+    constexpr int width  = 40;
+    const int     filled = static_cast<int>(width * fraction);
+    const double  elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double remaining = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0.0;
+    std::fprintf(stderr,
+                 "\r%s [%.*s%*s] %5.1f%%  %6.1fs elapsed, %6.1fs left",
+                 label_.c_str(),
+                 filled,
+                 "########################################",
+                 width - filled,
+                 "",
+                 100 * fraction,
+                 elapsed,
+                 remaining);
+    std::fflush(stderr);
+  }
+
+  void ProgressBar::finish()
+  {
+    if (!visible_ || finished_)
+      return;
+    update(total_);
+    finished_ = true;
+    std::fprintf(stderr, "\n");
+  }
+} // namespace vibroimpact::io

@@ -1,0 +1,122 @@
+#include <vibroimpact/io/vtk_writer.h>
+
+#include <deal.II/base/data_out_base.h>
+
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkDoubleArray.h>
+#include <vtkFieldData.h>
+#include <vtkIntArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+namespace vibroimpact::io
+{
+  namespace
+  {
+    void write_grid(vtkUnstructuredGrid *grid, const std::filesystem::path &file)
+    {
+      vtkNew<vtkXMLUnstructuredGridWriter> writer;
+      writer->SetFileName(file.c_str());
+      writer->SetInputData(grid);
+      writer->SetDataModeToBinary();
+      if (writer->Write() != 1)
+        throw std::runtime_error("VTK could not write " + file.string());
+    }
+
+    vtkNew<vtkDoubleArray> time_array(const double time)
+    {
+      vtkNew<vtkDoubleArray> t;
+      t->SetName("TimeValue");
+      t->SetNumberOfTuples(1);
+      t->SetValue(0, time);
+      return t;
+    }
+  } // namespace
+
+  VtkSeries::VtkSeries(std::filesystem::path directory,
+                       std::string           basename,
+                       model::OutputGeometry geometry)
+    : directory_(std::move(directory))
+    , basename_(std::move(basename))
+    , geometry_(std::move(geometry))
+  {}
+
+  void VtkSeries::write_frame(const double                                                time,
+                              const std::vector<std::pair<std::string, model::Vector>> &dof_fields)
+  {
+    vtkNew<vtkUnstructuredGrid> grid;
+    vtkNew<vtkPoints>           points;
+    points->SetNumberOfPoints(geometry_.points.size());
+    for (std::size_t i = 0; i < geometry_.points.size(); ++i)
+      points->SetPoint(i, geometry_.points[i].data());
+    grid->SetPoints(points);
+
+    grid->Allocate(geometry_.segments.size());
+    for (const auto &segment : geometry_.segments)
+      {
+        vtkIdType ids[2] = {segment[0], segment[1]};
+        grid->InsertNextCell(VTK_LINE, 2, ids);
+      }
+    vtkNew<vtkIntArray> body;
+    body->SetName("body");
+    for (const unsigned int b : geometry_.segment_body)
+      body->InsertNextValue(static_cast<int>(b));
+    grid->GetCellData()->AddArray(body);
+
+    for (const auto &[name, dofs] : dof_fields)
+      {
+        const model::Vector    sampled = geometry_.displacement_map * dofs;
+        vtkNew<vtkDoubleArray> array;
+        array->SetName(name.c_str());
+        array->SetNumberOfComponents(3);
+        array->SetNumberOfTuples(geometry_.points.size());
+        for (std::size_t i = 0; i < geometry_.points.size(); ++i)
+          array->SetTuple3(i, sampled[3 * i], sampled[3 * i + 1], sampled[3 * i + 2]);
+        grid->GetPointData()->AddArray(array);
+      }
+    grid->GetFieldData()->AddArray(time_array(time));
+
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, "-%05u.vtu", n_frames());
+    const std::string file = basename_ + suffix;
+    write_grid(grid, directory_ / file);
+    frames_.emplace_back(time, file);
+  }
+
+  void VtkSeries::write_record() const
+  {
+    std::ofstream out(directory_ / (basename_ + ".pvd"));
+    if (!out)
+      throw std::runtime_error("cannot write " + (directory_ / (basename_ + ".pvd")).string());
+    dealii::DataOutBase::write_pvd_record(out, frames_);
+  }
+
+  void write_markers(const std::filesystem::path             &file,
+                     const std::vector<std::array<double, 3>> &points,
+                     const std::vector<double>                &values,
+                     const std::string                        &value_name)
+  {
+    vtkNew<vtkUnstructuredGrid> grid;
+    vtkNew<vtkPoints>           vtk_points;
+    vtkNew<vtkDoubleArray>      array;
+    array->SetName(value_name.c_str());
+    grid->Allocate(points.size());
+    for (std::size_t i = 0; i < points.size(); ++i)
+      {
+        const vtkIdType id = vtk_points->InsertNextPoint(points[i].data());
+        grid->InsertNextCell(VTK_VERTEX, 1, &id);
+        array->InsertNextValue(i < values.size() ? values[i] : 0.0);
+      }
+    grid->SetPoints(vtk_points);
+    grid->GetPointData()->AddArray(array);
+    write_grid(grid, file);
+  }
+} // namespace vibroimpact::io

@@ -1,0 +1,148 @@
+#include <vibroimpact/model/modal_analysis.h>
+
+#include <deal.II/lac/arpack_solver.h>
+#include <deal.II/lac/solver_control.h>
+#include <deal.II/lac/vector.h>
+
+#include <Eigen/SparseCholesky>
+
+#include <algorithm>
+#include <complex>
+#include <stdexcept>
+
+namespace vibroimpact::model
+{
+  namespace
+  {
+    using DealVector = dealii::Vector<double>;
+
+    // Adapters that let ARPACK (through deal.II) apply Eigen's sparse operators.
+    struct SparseOperator
+    {
+      const SparseMatrix &matrix;
+      void vmult(DealVector &dst, const DealVector &src) const
+      {
+        Eigen::Map<const Vector> x(src.begin(), src.size());
+        Eigen::Map<Vector>       y(dst.begin(), dst.size());
+        y = matrix * x;
+      }
+    };
+
+    struct ShiftedInverse
+    {
+      const Eigen::SimplicialLDLT<SparseMatrix> &factor;
+      void vmult(DealVector &dst, const DealVector &src) const
+      {
+        Eigen::Map<const Vector> x(src.begin(), src.size());
+        Eigen::Map<Vector>       y(dst.begin(), dst.size());
+        y = factor.solve(x);
+      }
+    };
+
+    void normalise_and_sort(ModalBasis &basis, const SparseMatrix &mass)
+    {
+      const Eigen::Index m = basis.omegas.size();
+      std::vector<Eigen::Index> order(m);
+      for (Eigen::Index j = 0; j < m; ++j)
+        order[j] = j;
+      std::sort(order.begin(), order.end(), [&](auto a, auto b) {
+        return basis.omegas[a] < basis.omegas[b];
+      });
+      ModalBasis sorted{Vector(m), Eigen::MatrixXd(basis.shapes.rows(), m), basis.method};
+      for (Eigen::Index j = 0; j < m; ++j)
+        {
+          Vector phi = basis.shapes.col(order[j]);
+          phi /= std::sqrt(phi.dot(mass * phi));
+          // A reproducible sign: the largest entry positive.
+          Eigen::Index imax;
+          phi.cwiseAbs().maxCoeff(&imax);
+          if (phi[imax] < 0)
+            phi = -phi;
+          sorted.omegas[j]     = basis.omegas[order[j]];
+          sorted.shapes.col(j) = phi;
+        }
+      basis = std::move(sorted);
+    }
+
+    double omega_from_eigenvalue(const double lambda)
+    {
+      // Rigid-body modes come out as round-off around zero.
+      return std::sqrt(std::max(lambda, 0.0));
+    }
+
+    ModalBasis dense_modes(const SparseMatrix &mass,
+                           const SparseMatrix &stiffness,
+                           const unsigned int  n_modes)
+    {
+      const Eigen::MatrixXd M(mass), K(stiffness);
+      Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> solver(K, M);
+      if (solver.info() != Eigen::Success)
+        throw std::runtime_error("dense generalised eigensolver failed (is M positive definite?)");
+      const unsigned int m = std::min<unsigned int>(n_modes, K.rows());
+      ModalBasis         basis;
+      basis.method = "dense (Eigen, all eigenpairs)";
+      basis.omegas.resize(m);
+      basis.shapes = solver.eigenvectors().leftCols(m);
+      for (unsigned int j = 0; j < m; ++j)
+        basis.omegas[j] = omega_from_eigenvalue(solver.eigenvalues()[j]);
+      return basis;
+    }
+
+    ModalBasis arpack_modes(const SparseMatrix &mass,
+                            const SparseMatrix &stiffness,
+                            const unsigned int  n_modes)
+    {
+      const Eigen::Index n = mass.rows();
+      // A shift just below zero keeps K - sigma M positive definite even with rigid-body modes,
+      // and small against the spectrum so that the lowest modes converge first.
+      const double scale = stiffness.diagonal().maxCoeff() / mass.diagonal().maxCoeff();
+      const double sigma = -1e-10 * scale;
+      const SparseMatrix                  shifted = stiffness - sigma * mass;
+      Eigen::SimplicialLDLT<SparseMatrix> factor(shifted);
+      if (factor.info() != Eigen::Success)
+        throw std::runtime_error("sparse LDL^T of K - sigma M failed");
+
+      const unsigned int n_arnoldi =
+        std::min<unsigned int>(n - 1, std::max<unsigned int>(2 * n_modes + 2, 30));
+      dealii::SolverControl control(10000, 1e-12);
+      dealii::ArpackSolver  solver(control,
+                                  dealii::ArpackSolver::AdditionalData(
+                                    n_arnoldi, dealii::ArpackSolver::largest_magnitude, true));
+      solver.set_shift(sigma);
+
+      std::vector<std::complex<double>> eigenvalues(n_modes);
+      std::vector<DealVector>           eigenvectors(n_modes, DealVector(n));
+      solver.solve(SparseOperator{stiffness},
+                   SparseOperator{mass},
+                   ShiftedInverse{factor},
+                   eigenvalues,
+                   eigenvectors,
+                   n_modes);
+
+      ModalBasis basis;
+      basis.method = "ARPACK shift-invert (deal.II ArpackSolver, sparse LDL^T)";
+      basis.omegas.resize(n_modes);
+      basis.shapes.resize(n, n_modes);
+      for (unsigned int j = 0; j < n_modes; ++j)
+        {
+          basis.omegas[j]     = omega_from_eigenvalue(eigenvalues[j].real());
+          basis.shapes.col(j) = Eigen::Map<const Vector>(eigenvectors[j].begin(), n);
+        }
+      return basis;
+    }
+  } // namespace
+
+  ModalBasis compute_modes(const SparseMatrix &mass,
+                           const SparseMatrix &stiffness,
+                           const unsigned int  n_modes,
+                           const unsigned int  dense_limit)
+  {
+    if (mass.rows() == 0 || n_modes == 0)
+      return ModalBasis{};
+    ModalBasis basis = (mass.rows() < dense_limit || n_modes + 2 >= mass.rows()) ?
+                         dense_modes(mass, stiffness, n_modes) :
+                         arpack_modes(mass, stiffness, n_modes);
+    normalise_and_sort(basis, mass);
+    return basis;
+  }
+} // namespace vibroimpact::model

@@ -1,0 +1,364 @@
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/model/modal_analysis.h>
+#include <vibroimpact/structure/body.h>
+#include <vibroimpact/structure/expression.h>
+#include <vibroimpact/structure/model_builder.h>
+
+#include "bodies.h"
+
+#include <Eigen/SparseCholesky>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+namespace vibroimpact::structure
+{
+  std::unique_ptr<Body> make_body(const BodyDescription &description,
+                                  const std::string     &case_file,
+                                  const std::string     &mesh_directory)
+  {
+    switch (description.type)
+      {
+        case BodyType::beam:
+          return make_beam(description, case_file, mesh_directory);
+        case BodyType::rod:
+          return make_rod(description, case_file, mesh_directory);
+        case BodyType::mass:
+          return make_mass(description);
+      }
+    return nullptr;
+  }
+
+  namespace
+  {
+    using model::SparseRow;
+    using model::Vector;
+
+    std::array<double, 3> unit(std::array<double, 3> v)
+    {
+      const double norm = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+      if (norm > 0)
+        for (auto &c : v)
+          c /= norm;
+      return v;
+    }
+
+    // The bodies of the case with their place in the global DoF vector.
+    class Assembly
+    {
+    public:
+      explicit Assembly(const CaseDescription &description)
+        : description_(description)
+      {
+        const std::string directory =
+          std::filesystem::path(description.filename).parent_path().string();
+        for (const auto &body : description.bodies)
+          {
+            offsets_.push_back(n_dofs_);
+            bodies_.push_back(make_body(body, description.filename, directory));
+            n_dofs_ += bodies_.back()->n_dofs();
+          }
+      }
+
+      unsigned int n_dofs() const { return n_dofs_; }
+      const auto  &bodies() const { return bodies_; }
+      unsigned int offset(std::size_t b) const { return offsets_[b]; }
+
+      [[noreturn]] void fail(const std::string &parameter, const std::string &reason) const
+      {
+        throw io::InputError(description_.filename, parameter, reason);
+      }
+
+      std::size_t body_index(const std::string &name, const std::string &parameter) const
+      {
+        for (std::size_t b = 0; b < bodies_.size(); ++b)
+          if (bodies_[b]->name() == name)
+            return b;
+        fail(parameter, name.empty() ? "no body given" : "there is no body named '" + name + "'");
+      }
+
+      // The row of the displacement at a point; section names the subsection for errors.
+      SparseRow row(const PointOnBody &point, const std::string &section, const std::string &body_entry,
+                    const std::string &position_entry) const
+      {
+        SparseRow   result(n_dofs_);
+        const auto  b    = body_index(point.body, section + "/" + body_entry);
+        const auto &body = *bodies_[b];
+        if (body.description().type != BodyType::mass &&
+            !(point.x >= -1e-12 * body.length() && point.x <= body.length() * (1 + 1e-12)))
+          fail(section + "/" + position_entry,
+               "x = " + std::to_string(point.x) + " lies outside body '" + body.name() + "' [0, " +
+                 std::to_string(body.length()) + "]");
+        for (const auto &[dof, weight] : body.displacement_row(std::clamp(point.x, 0.0, body.length())))
+          result.coeffRef(offsets_[b] + dof) += weight;
+        return result;
+      }
+
+      std::array<double, 3> location(const PointOnBody &point) const
+      {
+        if (point.is_ground())
+          return {{0, 0, 0}};
+        const auto &body = bodies_[body_index(point.body, "")]->description();
+        const auto  axis = unit(body.axis);
+        return {{body.origin[0] + point.x * axis[0], body.origin[1] + point.x * axis[1],
+                 body.origin[2] + point.x * axis[2]}};
+      }
+
+      // A global vector from a body's local one.
+      Vector place(std::size_t b, const Vector &local) const
+      {
+        Vector global                                 = Vector::Zero(n_dofs_);
+        global.segment(offsets_[b], local.size())     = local;
+        return global;
+      }
+
+    private:
+      const CaseDescription             &description_;
+      std::vector<std::unique_ptr<Body>> bodies_;
+      std::vector<unsigned int>          offsets_;
+      unsigned int                       n_dofs_ = 0;
+    };
+
+    void add_outer_product(std::vector<Eigen::Triplet<double>> &triplets, const SparseRow &r, double scale)
+    {
+      for (SparseRow::InnerIterator i(r); i; ++i)
+        for (SparseRow::InnerIterator j(r); j; ++j)
+          triplets.emplace_back(i.index(), j.index(), scale * i.value() * j.value());
+    }
+
+    model::TimeFunction time_function(const LoadDescription &load)
+    {
+      model::TimeFunction f;
+      f.amplitude = load.amplitude;
+      switch (load.time)
+        {
+          case TimeDependence::constant:
+            f.kind = model::TimeFunction::Kind::constant;
+            break;
+          case TimeDependence::harmonic:
+            f.kind  = model::TimeFunction::Kind::harmonic;
+            f.omega = load.omega;
+            f.phase = load.phase;
+            break;
+          case TimeDependence::random:
+            {
+              // Evenly spaced frequencies (band midpoints), phases from the seed. The phase is
+              // made from the generator's raw bits so the same seed gives the same load with
+              // any standard library.
+              f.kind = model::TimeFunction::Kind::random;
+              std::mt19937_64 generator(load.seed);
+              const double    step = (load.band_high - load.band_low) / load.n_harmonics;
+              for (unsigned int k = 0; k < load.n_harmonics; ++k)
+                {
+                  f.omegas.push_back(load.band_low + (k + 0.5) * step);
+                  f.phases.push_back(2 * M_PI * static_cast<double>(generator() >> 11) * 0x1.0p-53);
+                }
+              break;
+            }
+        }
+      return f;
+    }
+
+    model::OutputGeometry make_geometry(const Assembly &assembly, const CaseDescription &description)
+    {
+      model::OutputGeometry               geometry;
+      std::vector<Eigen::Triplet<double>> map;
+      for (std::size_t b = 0; b < assembly.bodies().size(); ++b)
+        {
+          const Body &body      = *assembly.bodies()[b];
+          const auto  axis      = unit(body.description().axis);
+          const auto  direction = unit(body.motion_direction());
+          geometry.body_names.push_back(body.name());
+          geometry.body_directions.push_back(direction);
+          const auto   xs    = body.sample_coordinates(description.samples_per_element);
+          const auto   first = static_cast<unsigned int>(geometry.points.size());
+          for (const double x : xs)
+            {
+              const auto p = static_cast<unsigned int>(geometry.points.size());
+              geometry.point_body.push_back(b);
+              geometry.point_coordinate.push_back(x);
+              geometry.points.push_back({{body.description().origin[0] + x * axis[0],
+                                          body.description().origin[1] + x * axis[1],
+                                          body.description().origin[2] + x * axis[2]}});
+              for (const auto &[dof, weight] : body.displacement_row(x))
+                for (unsigned int c = 0; c < 3; ++c)
+                  if (direction[c] != 0.0)
+                    map.emplace_back(3 * p + c, assembly.offset(b) + dof, weight * direction[c]);
+            }
+          const auto last = static_cast<unsigned int>(geometry.points.size()) - 1;
+          if (first == last) // a point mass is drawn as a vertex
+            geometry.segments.push_back({{first, first}}), geometry.segment_body.push_back(b);
+          for (unsigned int p = first; p < last; ++p)
+            geometry.segments.push_back({{p, p + 1}}), geometry.segment_body.push_back(b);
+        }
+      geometry.displacement_map.resize(3 * geometry.points.size(), assembly.n_dofs());
+      geometry.displacement_map.setFromTriplets(map.begin(), map.end());
+      return geometry;
+    }
+
+    // Largest displacement over the drawn points: the peak of a shape between nodes too.
+    double peak_displacement(const model::OutputGeometry &geometry, const Vector &u)
+    {
+      return (geometry.displacement_map * u).cwiseAbs().maxCoeff();
+    }
+
+    void set_initial_state(model::StructuralModel &m,
+                           const Assembly         &assembly,
+                           const CaseDescription  &description)
+    {
+      const auto &file = description.filename;
+      m.initial_displacement = Vector::Zero(assembly.n_dofs());
+      m.initial_velocity     = Vector::Zero(assembly.n_dofs());
+      for (std::size_t b = 0; b < assembly.bodies().size(); ++b)
+        {
+          const Body       &body    = *assembly.bodies()[b];
+          const std::string section = "Body " + body.name() + "/";
+          const auto u = parse_expression(body.description().initial_displacement, file, section + "Initial displacement");
+          const auto v = parse_expression(body.description().initial_velocity, file, section + "Initial velocity");
+          if (description.initial_state.type == InitialStateType::expressions)
+            m.initial_displacement += assembly.place(b, body.interpolate(u.value, u.derivative));
+          m.initial_velocity += assembly.place(b, body.interpolate(v.value, v.derivative));
+        }
+
+      const auto &initial = description.initial_state;
+      if (initial.type == InitialStateType::mode)
+        {
+          if (initial.mode > m.n_dofs())
+            assembly.fail("Initial state/Mode", "the model has only " + std::to_string(m.n_dofs()) + " modes");
+          const auto   modes = model::compute_modes(m.mass, m.stiffness, initial.mode);
+          const Vector shape = modes.shapes.col(initial.mode - 1);
+          m.initial_displacement = initial.amplitude / peak_displacement(m.geometry, shape) * shape;
+        }
+      else if (initial.type == InitialStateType::static_load)
+        {
+          const SparseRow r = assembly.row(initial.load_point, "Initial state", "Load body", "Load position");
+          Eigen::SimplicialLDLT<model::SparseMatrix> factor(m.stiffness);
+          if (factor.info() != Eigen::Success || factor.vectorD().minCoeff() <= 0)
+            assembly.fail("Initial state/Type",
+                          "a static initial state needs a structure held against rigid-body motion");
+          Vector u = factor.solve(initial.force * Vector(r));
+          if (initial.target_displacement != 0.0)
+            {
+              const double at_load = r.dot(u);
+              if (std::abs(at_load) == 0.0)
+                assembly.fail("Initial state/Target displacement", "the loaded point does not move");
+              u *= initial.target_displacement / at_load;
+            }
+          m.initial_displacement = u;
+        }
+    }
+  } // namespace
+
+  model::StructuralModel build_model(const CaseDescription &description)
+  {
+    const Assembly         assembly(description);
+    const unsigned int     n = assembly.n_dofs();
+    model::StructuralModel m;
+    m.name = description.name;
+
+    std::vector<Eigen::Triplet<double>> mass, stiffness, damping;
+    for (std::size_t b = 0; b < assembly.bodies().size(); ++b)
+      {
+        Triplets body_mass, body_stiffness;
+        assembly.bodies()[b]->assemble(body_mass, body_stiffness);
+        const int offset = assembly.offset(b);
+        for (const auto &t : body_mass)
+          mass.emplace_back(t.row() + offset, t.col() + offset, t.value());
+        for (const auto &t : body_stiffness)
+          stiffness.emplace_back(t.row() + offset, t.col() + offset, t.value());
+        m.n_elements += assembly.bodies()[b]->n_elements();
+        const auto kinds = assembly.bodies()[b]->dof_kinds();
+        m.dof_kinds.insert(m.dof_kinds.end(), kinds.begin(), kinds.end());
+      }
+
+    for (const auto &element : description.elements)
+      {
+        const std::string section = "Element " + element.name;
+        SparseRow         r       = assembly.row(element.point, section, "Body", "Position");
+        if (element.type == ElementType::mass)
+          {
+            add_outer_product(mass, r, element.value);
+            continue;
+          }
+        if (!element.other.is_ground())
+          r -= assembly.row(element.other, section, "Other body", "Other position");
+        add_outer_product(element.type == ElementType::spring ? stiffness : damping, r, element.value);
+      }
+
+    m.mass.resize(n, n);
+    m.mass.setFromTriplets(mass.begin(), mass.end());
+    m.stiffness.resize(n, n);
+    m.stiffness.setFromTriplets(stiffness.begin(), stiffness.end());
+    m.damping.resize(n, n);
+    m.damping.setFromTriplets(damping.begin(), damping.end());
+
+    for (const auto &contact : description.contacts)
+      {
+        const std::string section = "Contact " + contact.name;
+        SparseRow         r       = assembly.row(contact.point, section, "Body", "Position");
+        if (!contact.other.is_ground())
+          r -= assembly.row(contact.other, section, "Other body", "Other position");
+        if (contact.side == ContactSide::above)
+          r = -r;
+        r.prune(0.0);
+        if (r.nonZeros() == 0)
+          assembly.fail(section + "/Position", "the contact point cannot move (it sits on a constrained end)");
+        m.contacts.push_back(model::Contact{contact.name, r, contact.gap, contact.restitution,
+                                            assembly.location(contact.point)});
+      }
+
+    for (const auto &probe : description.probes)
+      m.probes.push_back(model::Probe{probe.name, assembly.row(probe.point, "Probe " + probe.name, "Body", "Position")});
+
+    for (const auto &load : description.loads)
+      {
+        const std::string section = "Load " + load.name;
+        Vector            spatial = Vector::Zero(n);
+        switch (load.distribution)
+          {
+            case LoadDistribution::point:
+              spatial = Vector(assembly.row(load.point, section, "Body", "Position"));
+              break;
+            case LoadDistribution::uniform:
+            case LoadDistribution::expression:
+              {
+                const auto b = assembly.body_index(load.point.body, section + "/Body");
+                const auto q = load.distribution == LoadDistribution::uniform ?
+                                 ParsedFunction{[](double) { return 1.0; }, {}} :
+                                 parse_expression(load.expression, description.filename, section + "/Expression");
+                spatial = assembly.place(b, assembly.bodies()[b]->distributed_load(q.value));
+                break;
+              }
+            case LoadDistribution::gravity:
+              for (std::size_t b = 0; b < assembly.bodies().size(); ++b)
+                {
+                  const double rhoA = assembly.bodies()[b]->description().mass_per_length;
+                  spatial += assembly.place(b, assembly.bodies()[b]->distributed_load([rhoA](double) { return rhoA; }));
+                }
+              break;
+          }
+        m.loads.push_back(model::LoadTerm{load.name, spatial, time_function(load)});
+      }
+
+    const auto &d = description.damping;
+    if (d.rayleigh_mass > 0 || d.rayleigh_stiffness > 0)
+      m.damping += d.rayleigh_mass * m.mass + d.rayleigh_stiffness * m.stiffness;
+    if (d.n_damped_modes > 0)
+      {
+        if (d.n_damped_modes > n)
+          assembly.fail("Damping/Number of damped modes", "the model has only " + std::to_string(n) + " DoFs");
+        const auto modes = model::compute_modes(m.mass, m.stiffness, d.n_damped_modes);
+        m.modal_damping.basis = m.mass * modes.shapes;
+        m.modal_damping.coefficients.resize(d.n_damped_modes);
+        for (unsigned int j = 0; j < d.n_damped_modes; ++j)
+          m.modal_damping.coefficients[j] =
+            2 * d.modal_ratios[std::min<std::size_t>(j, d.modal_ratios.size() - 1)] * modes.omegas[j];
+      }
+
+    m.geometry = make_geometry(assembly, description);
+    set_initial_state(m, assembly, description);
+    return m;
+  }
+} // namespace vibroimpact::structure

@@ -1,0 +1,64 @@
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/studies/exact_solutions.h>
+
+#include <boost/math/tools/roots.hpp>
+
+#include <cmath>
+
+namespace vibroimpact::studies
+{
+  double clamped_free_root(const unsigned int j)
+  {
+    // cos x + 1 / cosh x changes sign once in [(j-1) pi, j pi]; this form does not overflow.
+    const auto f = [](double x) { return std::cos(x) + 1.0 / std::cosh(x); };
+    const double lower = (j - 1) * M_PI, upper = j * M_PI;
+    std::uintmax_t iterations = 200;
+    const auto [a, b] = boost::math::tools::toms748_solve(
+      f, lower, upper, boost::math::tools::eps_tolerance<double>(52), iterations);
+    return 0.5 * (a + b);
+  }
+
+  std::vector<double> exact_frequencies(const ExactSolution                solution,
+                                        const structure::CaseDescription &description,
+                                        const unsigned int                 n)
+  {
+    using structure::BodyType;
+    using structure::EndCondition;
+    const auto fail = [&](const std::string &reason) {
+      throw io::InputError(description.filename, "Convergence/Exact solution", reason);
+    };
+    if (solution == ExactSolution::none)
+      return {};
+    if (description.bodies.size() != 1 || !description.elements.empty())
+      fail("an exact solution needs a case of exactly one body and no lumped elements");
+    const auto &body = description.bodies.front();
+
+    std::vector<double> omegas;
+    switch (solution)
+      {
+        case ExactSolution::pinned_pinned_beam:
+          if (body.type != BodyType::beam || body.left != EndCondition::pinned || body.right != EndCondition::pinned)
+            fail("'pinned-pinned beam' needs a beam with both ends pinned");
+          for (unsigned int j = 1; j <= n; ++j)
+            omegas.push_back(std::pow(j * M_PI / body.length, 2) * std::sqrt(body.stiffness / body.mass_per_length));
+          break;
+        case ExactSolution::clamped_free_beam:
+          if (body.type != BodyType::beam || body.left != EndCondition::clamped || body.right != EndCondition::free)
+            fail("'clamped-free beam' needs a beam clamped at x = 0 and free at x = L");
+          for (unsigned int j = 1; j <= n; ++j)
+            omegas.push_back(std::pow(clamped_free_root(j) / body.length, 2) *
+                             std::sqrt(body.stiffness / body.mass_per_length));
+          break;
+        case ExactSolution::fixed_free_rod:
+          if (body.type != BodyType::rod || body.left != EndCondition::clamped || body.right != EndCondition::free)
+            fail("'fixed-free rod' needs a rod fixed at x = 0 and free at x = L");
+          for (unsigned int j = 1; j <= n; ++j)
+            omegas.push_back((2.0 * j - 1) * M_PI / (2 * body.length) *
+                             std::sqrt(body.stiffness / body.mass_per_length));
+          break;
+        case ExactSolution::none:
+          break;
+      }
+    return omegas;
+  }
+} // namespace vibroimpact::studies

@@ -1,0 +1,118 @@
+#include <vibroimpact/io/parameter_file.h>
+#include <vibroimpact/model/modal_analysis.h>
+#include <vibroimpact/structure/model_builder.h>
+#include <vibroimpact/studies/modal_convergence.h>
+
+#include <deal.II/base/convergence_table.h>
+#include <deal.II/base/parameter_handler.h>
+
+#include <cmath>
+#include <map>
+#include <ostream>
+
+namespace vibroimpact::studies
+{
+  namespace
+  {
+    const std::map<std::string, ExactSolution> exact_names{
+      {"none", ExactSolution::none},
+      {"pinned-pinned beam", ExactSolution::pinned_pinned_beam},
+      {"clamped-free beam", ExactSolution::clamped_free_beam},
+      {"fixed-free rod", ExactSolution::fixed_free_rod}};
+  }
+
+  void declare_convergence_parameters(io::ParameterFile &file)
+  {
+    auto &prm = file.handler();
+    prm.enter_subsection("Convergence");
+    prm.declare_entry("Exact solution", "none",
+                      dealii::Patterns::Selection("none|pinned-pinned beam|clamped-free beam|fixed-free rod"),
+                      "Closed-form frequencies to measure errors against; none: the finest mesh.");
+    prm.declare_entry("Refinement cycles", "4", dealii::Patterns::Integer(1, 12),
+                      "Meshes in the study: the case's own, then bisected once per further cycle.");
+    prm.leave_subsection();
+  }
+
+  ModalConvergenceSettings parse_convergence_parameters(io::ParameterFile &file)
+  {
+    auto &prm = file.handler();
+    prm.enter_subsection("Convergence");
+    ModalConvergenceSettings settings;
+    settings.exact    = exact_names.at(prm.get("Exact solution"));
+    settings.n_cycles = prm.get_integer("Refinement cycles");
+    prm.leave_subsection();
+    return settings;
+  }
+
+  double ModalConvergence::observed_rate(const unsigned int mode, const unsigned int row) const
+  {
+    const auto &coarse = rows.at(row - 1), &fine = rows.at(row);
+    return std::log(coarse.relative_errors.at(mode) / fine.relative_errors.at(mode)) /
+           std::log(static_cast<double>(fine.n_elements) / coarse.n_elements);
+  }
+
+  void ModalConvergence::write_table(std::ostream &out) const
+  {
+    dealii::ConvergenceTable table;
+    for (const auto &row : rows)
+      {
+        if (row.relative_errors.empty())
+          continue;
+        table.add_value("elements", row.n_elements);
+        table.add_value("dofs", row.n_dofs);
+        for (std::size_t j = 0; j < row.relative_errors.size(); ++j)
+          {
+            const std::string mode = std::to_string(j + 1);
+            table.add_value("omega_" + mode, row.omegas[j]);
+            table.add_value("error_" + mode, row.relative_errors[j]);
+            table.set_precision("omega_" + mode, 10);
+            table.set_scientific("error_" + mode, true);
+            table.set_precision("error_" + mode, 3);
+          }
+      }
+    if (rows.empty() || rows.front().relative_errors.empty())
+      return;
+    for (std::size_t j = 0; j < rows.front().relative_errors.size(); ++j)
+      table.evaluate_convergence_rates("error_" + std::to_string(j + 1), "elements",
+                                       dealii::ConvergenceTable::reduction_rate_log2, 1);
+    out << "# relative frequency errors against "
+        << (exact_reference ? "the exact solution" : "the finest mesh") << "\n";
+    table.write_text(out, dealii::TableHandler::org_mode_table);
+  }
+
+  ModalConvergence run_modal_convergence(const structure::CaseDescription         &description,
+                                         const ModalConvergenceSettings           &settings,
+                                         const std::function<void(unsigned int)> &on_cycle)
+  {
+    ModalConvergence result;
+    const unsigned int n_modes = description.n_modes;
+    result.reference = exact_frequencies(settings.exact, description, n_modes);
+    result.exact_reference = !result.reference.empty();
+
+    for (unsigned int cycle = 0; cycle < settings.n_cycles; ++cycle)
+      {
+        structure::CaseDescription refined = description;
+        for (auto &body : refined.bodies)
+          body.refinements += cycle;
+        const auto model = structure::build_model(refined);
+        const auto modes = model::compute_modes(model.mass, model.stiffness, n_modes);
+        ModalConvergenceRow row;
+        row.n_elements = model.n_elements;
+        row.n_dofs     = model.n_dofs();
+        row.omegas.assign(modes.omegas.data(), modes.omegas.data() + modes.omegas.size());
+        result.rows.push_back(row);
+        if (on_cycle)
+          on_cycle(cycle);
+      }
+
+    if (!result.exact_reference)
+      {
+        result.reference = result.rows.back().omegas;
+        result.rows.pop_back(); // the reference itself has no error to report
+      }
+    for (auto &row : result.rows)
+      for (std::size_t j = 0; j < row.omegas.size() && j < result.reference.size(); ++j)
+        row.relative_errors.push_back(std::abs(row.omegas[j] - result.reference[j]) / result.reference[j]);
+    return result;
+  }
+} // namespace vibroimpact::studies
