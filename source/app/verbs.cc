@@ -119,8 +119,11 @@ namespace vibroimpact::app
     for (unsigned int j = 0; j < n; ++j)
       {
         const double  omega  = modes.omegas[j];
-        const double  peak   = along_motion(model.geometry, modes.shapes.col(j)).cwiseAbs().maxCoeff();
-        const model::Vector shape = modes.shapes.col(j) / peak;
+        // Unit peak, and the peak drawn upwards (the solver's sign is arbitrary).
+        const model::Vector drawn = along_motion(model.geometry, modes.shapes.col(j));
+        Eigen::Index        at_peak;
+        const double        peak  = drawn.cwiseAbs().maxCoeff(&at_peak);
+        const model::Vector shape = modes.shapes.col(j) / (drawn[at_peak] > 0 ? peak : -peak);
         const double  period = omega > 0 ? 2 * M_PI / omega : INFINITY;
         table.write_row({double(j + 1), omega, omega / (2 * M_PI), period, 1.0 / (peak * peak)});
         unit_peak.col(j) = along_motion(model.geometry, shape);

@@ -1,0 +1,208 @@
+// Bad input: every case exits with code 2, says on one line which file, which parameter and
+// why, and creates no output folder.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace
+{
+  const char *valid_case = R"(
+subsection Body beam
+  set Type = beam
+  set Length = 1
+  set Number of elements = 8
+  set Left end = pinned
+  set Right end = pinned
+end
+subsection Contact obstacle
+  set Body = beam
+  set Position = 0.4
+  set Gap = 0
+  set Restitution = 1
+end
+subsection Probe midspan
+  set Body = beam
+  set Position = 0.5
+end
+)";
+
+  struct RunResult
+  {
+    int         exit_code = -1;
+    std::string error;
+  };
+
+  class BadInput : public ::testing::Test
+  {
+  protected:
+    void SetUp() override
+    {
+      directory_ = fs::temp_directory_path() /
+                   ("vibroimpact-bad-input-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+      fs::remove_all(directory_);
+      fs::create_directories(directory_);
+    }
+    void TearDown() override { fs::remove_all(directory_); }
+
+    std::string write_case(const std::string &text, const std::string &name = "case.prm")
+    {
+      std::ofstream(directory_ / name) << text;
+      return (directory_ / name).string();
+    }
+
+    fs::path output() const { return directory_ / "out"; }
+
+    RunResult run_cli(const std::string &arguments)
+    {
+      const fs::path    err = directory_ / "stderr.txt";
+      const std::string command =
+        std::string(VIBROIMPACT_CLI) + " " + arguments + " -q -o " + output().string() + " > /dev/null 2> " + err.string();
+      const int status = std::system(command.c_str());
+      RunResult       result;
+      result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      std::ifstream in(err);
+      std::stringstream buffer;
+      buffer << in.rdbuf();
+      result.error = buffer.str();
+      return result;
+    }
+
+    // Exit 2, one line naming the file and the parameter, no output folder.
+    void expect_rejected(const std::string &case_text, const std::string &parameter, const std::string &reason_part,
+                         const std::string &extra = "")
+    {
+      const auto file   = write_case(case_text);
+      const auto result = run_cli("modes " + file + " " + extra);
+      EXPECT_EQ(result.exit_code, 2) << result.error;
+      EXPECT_NE(result.error.find("case.prm"), std::string::npos) << result.error;
+      EXPECT_NE(result.error.find(parameter), std::string::npos) << result.error;
+      EXPECT_NE(result.error.find(reason_part), std::string::npos) << result.error;
+      EXPECT_EQ(std::count(result.error.begin(), result.error.end(), '\n'), 1) << result.error;
+      EXPECT_FALSE(fs::exists(output())) << "an output folder was created";
+      for (const auto &entry : fs::directory_iterator(directory_))
+        EXPECT_EQ(entry.path().filename().string().find(".out.partial"), std::string::npos);
+    }
+
+    static std::string replace(std::string text, const std::string &from, const std::string &to)
+    {
+      const auto at = text.find(from);
+      EXPECT_NE(at, std::string::npos) << from;
+      return text.replace(at, from.size(), to);
+    }
+
+    fs::path directory_;
+  };
+} // namespace
+
+TEST_F(BadInput, ValidCaseRunsAndWritesOutput)
+{
+  const auto result = run_cli("modes " + write_case(valid_case));
+  EXPECT_EQ(result.exit_code, 0) << result.error;
+  EXPECT_TRUE(fs::exists(output() / "modes.csv"));
+  EXPECT_TRUE(fs::exists(output() / "modes.pvd"));
+}
+
+TEST_F(BadInput, UnknownParameter)
+{
+  expect_rejected(replace(valid_case, "set Length = 1", "set Lenght = 1"), "Body beam/Lenght", "Lenght");
+}
+
+TEST_F(BadInput, WrongType)
+{
+  expect_rejected(replace(valid_case, "set Length = 1", "set Length = one"), "Body beam/Length", "one");
+}
+
+TEST_F(BadInput, NegativeLength)
+{
+  expect_rejected(replace(valid_case, "set Length = 1", "set Length = -1"), "Body beam/Length", "positive");
+}
+
+TEST_F(BadInput, RestitutionAboveOne)
+{
+  expect_rejected(replace(valid_case, "set Restitution = 1", "set Restitution = 1.5"), "Contact obstacle/Restitution",
+                  "[0, 1]");
+}
+
+TEST_F(BadInput, ContactPointOutsideItsBody)
+{
+  expect_rejected(replace(valid_case, "set Position = 0.4", "set Position = 1.4"), "Contact obstacle/Position",
+                  "outside");
+}
+
+TEST_F(BadInput, ProbeOnMissingBody)
+{
+  std::string text = valid_case;
+  text             = text.replace(text.rfind("set Body = beam"), 15, "set Body = bean");
+  expect_rejected(text, "Probe midspan/Body", "no body named 'bean'");
+}
+
+TEST_F(BadInput, MissingMeshFile)
+{
+  expect_rejected(replace(valid_case, "set Length = 1", "set Length = 1\n  set Mesh file = missing.msh"),
+                  "Body beam/Mesh file", "missing.msh");
+}
+
+TEST_F(BadInput, GapIsNan)
+{
+  expect_rejected(replace(valid_case, "set Gap = 0", "set Gap = nan"), "Contact obstacle/Gap", "nan");
+}
+
+TEST_F(BadInput, UnknownEndCondition)
+{
+  expect_rejected(replace(valid_case, "set Left end = pinned", "set Left end = welded"), "Body beam/Left end",
+                  "welded");
+}
+
+TEST_F(BadInput, BadOverrideOnTheCommandLine)
+{
+  const auto file   = write_case(valid_case);
+  const auto result = run_cli("modes " + file + " -s 'Body beam/Length=abc'");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.error.find("Body beam/Length"), std::string::npos) << result.error;
+  EXPECT_FALSE(fs::exists(output()));
+}
+
+TEST_F(BadInput, OverrideOutOfRangeIsCheckedLikeTheFile)
+{
+  const auto file   = write_case(valid_case);
+  const auto result = run_cli("modes " + file + " -s 'Contact obstacle/Restitution=2'");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.error.find("Contact obstacle/Restitution"), std::string::npos) << result.error;
+  EXPECT_FALSE(fs::exists(output()));
+}
+
+TEST_F(BadInput, MissingCaseFile)
+{
+  const auto result = run_cli("modes " + (directory_ / "nowhere.prm").string());
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.error.find("nowhere.prm"), std::string::npos) << result.error;
+  EXPECT_FALSE(fs::exists(output()));
+}
+
+TEST_F(BadInput, MalformedSubsections)
+{
+  expect_rejected(replace(valid_case, "subsection Probe midspan", "subsection Probe midspan\nsubsection Nested"),
+                  "", "case.prm");
+}
+
+TEST_F(BadInput, JsonCaseFileIsReadToo)
+{
+  const std::string json = R"({
+  "Body beam": {"Type": "beam", "Length": "1", "Number of elements": "8",
+                "Left end": "pinned", "Right end": "pinned"},
+  "Modes": {"Number of modes": "3"}
+})";
+  const auto result = run_cli("modes " + write_case(json, "case.json"));
+  EXPECT_EQ(result.exit_code, 0) << result.error;
+  const auto bad = run_cli("modes " + write_case(replace(json, "\"Length\": \"1\"", "\"Length\": \"-2\""), "case.json"));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.error.find("Body beam/Length"), std::string::npos) << bad.error;
+}

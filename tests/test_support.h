@@ -1,0 +1,77 @@
+// Small builders of case descriptions shared by the tests.
+#pragma once
+
+#include <vibroimpact/structure/case_description.h>
+
+#include <string>
+
+namespace vibroimpact::test_cases
+{
+  inline structure::BodyDescription beam(const std::string         &name,
+                                         unsigned int               n_elements,
+                                         structure::EndCondition    left,
+                                         structure::EndCondition    right,
+                                         double                     length = 1.0)
+  {
+    structure::BodyDescription body;
+    body.name       = name;
+    body.type       = structure::BodyType::beam;
+    body.length     = length;
+    body.n_elements = n_elements;
+    body.left       = left;
+    body.right      = right;
+    return body;
+  }
+
+  inline structure::BodyDescription rod(const std::string &name, unsigned int n_elements, unsigned int degree)
+  {
+    structure::BodyDescription body;
+    body.name       = name;
+    body.type       = structure::BodyType::rod;
+    body.n_elements = n_elements;
+    body.degree     = degree;
+    body.left       = structure::EndCondition::clamped; // "fixed"
+    body.right      = structure::EndCondition::free;
+    return body;
+  }
+
+  inline structure::BodyDescription point_mass(const std::string &name, double mass)
+  {
+    structure::BodyDescription body;
+    body.name            = name;
+    body.type            = structure::BodyType::mass;
+    body.mass_per_length = mass;
+    return body;
+  }
+
+  inline structure::ElementDescription spring(const std::string &name,
+                                              const std::string &body,
+                                              const std::string &other_body,
+                                              double             k)
+  {
+    structure::ElementDescription element;
+    element.name  = name;
+    element.type  = structure::ElementType::spring;
+    element.point = {body, 0.0};
+    element.other = {other_body, 0.0};
+    element.value = k;
+    return element;
+  }
+
+  // wall - k1 - m1 - k2 - m2, a stop at gap d on m2 (the seed talk's 2-DOF benchmark).
+  inline structure::CaseDescription two_dof_chain(double m = 1, double k = 1, double gap = 0.1)
+  {
+    structure::CaseDescription c;
+    c.name = "two_dof_chain";
+    c.bodies   = {point_mass("m1", m), point_mass("m2", m)};
+    c.elements = {spring("k1", "m1", "", k), spring("k2", "m2", "m1", k)};
+    structure::ContactDescription stop;
+    stop.name  = "stop";
+    stop.point = {"m2", 0.0};
+    stop.gap   = gap;
+    stop.side  = structure::ContactSide::above;
+    c.contacts = {stop};
+    c.n_modes  = 2;
+    return c;
+  }
+} // namespace vibroimpact::test_cases
