@@ -1,6 +1,7 @@
 // vibroimpact: the command-line program. One verb per job, one parameter file:
 //
 //   vibroimpact modes      examples/pinned_beam_modes/case.prm -o output/modes
+//   vibroimpact simulate   examples/two_dof_sticking/case.prm -s 'Integrator/Energy correction=false' 
 //   vibroimpact converge   examples/pinned_beam_modes/case.prm -s 'Convergence/Refinement cycles=5'
 //   vibroimpact parameters
 //
@@ -32,6 +33,9 @@ int main(int argc, char **argv)
 
   CLI::App *modes = program.add_subcommand("modes", "natural frequencies and mode shapes");
   add_common(modes);
+  CLI::App *simulate = program.add_subcommand(
+    "simulate", "time history by the Moreau–Jean scheme (LCPs by Siconos, optional energy correction)");
+  add_common(simulate);
   CLI::App *converge =
     program.add_subcommand("converge", "mesh convergence table of natural frequencies with observed rates");
   add_common(converge);
@@ -39,6 +43,20 @@ int main(int argc, char **argv)
   CLI::App   *parameters =
     program.add_subcommand("parameters", "print every parameter with its default and documentation");
   parameters->add_option("verb", verb_for_parameters, "only the parameters this verb reads");
+
+  // CLI11 would report an unknown verb as "a subcommand is required".
+  const auto is_verb = [&program](const std::string &word) {
+    for (const CLI::App *verb : program.get_subcommands({}))
+      if (verb->get_name() == word)
+        return true;
+    return false;
+  };
+  if (argc > 1 && argv[1][0] != '-' && !is_verb(argv[1]))
+    {
+      std::cerr << "vibroimpact: error: unknown verb '" << argv[1]
+                << "' (modes, simulate, converge, parameters; see vibroimpact --help)\n";
+      return io::exit_bad_input;
+    }
 
   try
     {
@@ -56,6 +74,8 @@ int main(int argc, char **argv)
     {
       if (*modes)
         return app::run_modes(options);
+      if (*simulate)
+        return app::run_simulate(options);
       if (*converge)
         return app::run_converge(options);
       if (*parameters)

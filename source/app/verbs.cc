@@ -1,3 +1,5 @@
+#include <vibroimpact/integrators/integrator_parameters.h>
+#include <vibroimpact/integrators/simulation.h>
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
@@ -27,11 +29,13 @@ namespace vibroimpact::app
     {
       structure::CaseDescription        description;
       studies::ModalConvergenceSettings convergence;
+      integrators::IntegratorSettings   integrator;
     };
 
     void declare_all(io::ParameterFile &file)
     {
       structure::declare_case_parameters(file);
+      integrators::declare_integrator_parameters(file);
       studies::declare_convergence_parameters(file);
     }
 
@@ -43,6 +47,7 @@ namespace vibroimpact::app
       file.parse();
       Case c;
       c.description = structure::parse_case_parameters(file);
+      c.integrator  = integrators::parse_integrator_parameters(file);
       c.convergence = studies::parse_convergence_parameters(file);
       return c;
     }
@@ -147,6 +152,21 @@ namespace vibroimpact::app
     return io::exit_success;
   }
 
+  int run_simulate(const CommonOptions &options)
+  {
+    const Case c     = read_case(options);
+    const auto model = structure::build_model(c.description);
+    if (!options.quiet)
+      std::printf("%s: %u DoFs, %u elements, %zu contacts, Moreau–Jean theta = %g, h = %g, to t = %g\n",
+                  model.name.c_str(), unsigned(model.n_dofs()), model.n_elements, model.contacts.size(),
+                  c.integrator.theta, c.integrator.time_step, c.integrator.final_time);
+    io::OutputFolder out(output_directory(options, c.description));
+    const auto       summary = integrators::run_simulation(model, c.integrator, out.staging(), options.quiet);
+    out.commit();
+    integrators::print_summary(std::cout, summary);
+    return io::exit_success;
+  }
+
   int run_converge(const CommonOptions &options)
   {
     const Case c = read_case(options);
@@ -171,10 +191,12 @@ namespace vibroimpact::app
 
   int print_parameters(const std::string &verb)
   {
-    if (!verb.empty() && verb != "modes" && verb != "converge")
-      throw io::InputError("command line", "parameters " + verb, "unknown verb (modes, converge)");
+    if (!verb.empty() && verb != "modes" && verb != "converge" && verb != "simulate")
+      throw io::InputError("command line", "parameters " + verb, "unknown verb (modes, simulate, converge)");
     auto file = io::ParameterFile::documentation(structure::case_families());
     structure::declare_case_parameters(file);
+    if (verb.empty() || verb == "simulate")
+      integrators::declare_integrator_parameters(file);
     if (verb.empty() || verb == "converge")
       studies::declare_convergence_parameters(file);
     std::cout << "# vibroimpact parameters. Families of subsections are named by the user:\n"

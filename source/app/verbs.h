@@ -15,6 +15,7 @@ namespace vibroimpact::app
   };
 
   int run_modes(const CommonOptions &options);
+  int run_simulate(const CommonOptions &options);
   int run_converge(const CommonOptions &options);
   int print_parameters(const std::string &verb);
 } // namespace vibroimpact::app

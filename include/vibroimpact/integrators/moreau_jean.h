@@ -1,0 +1,117 @@
+// The Moreau–Jean one-step integrator (OSI) on a StructuralModel: the θ-method in velocity–
+// impulse form with Newton's impact law on the interactions whose predicted gap closes.
+//
+//   W v+ = M v − h K (u + θ(1−θ) h v) − (1−θ) h C v + h f_θ + Hᵀ p,   W = M + θhC + θ²h²K,
+//   u+ = u + h v_θ,   v_θ = θ v+ + (1−θ) v,
+//   contact i active when g_i + γ h U_i <= 0:   0 <= U_i+ + e_i U_i− ⊥ p_i >= 0.
+//
+// W is factored once (sparse LDLᵀ; the low-rank modal damping B diag(c) Bᵀ enters implicitly
+// through the Sherman–Morrison–Woodbury identity) and W⁻¹Hᵀ is kept for every contact, so a step
+// costs a few sparse products and solves plus an LCP of the size of the active set. See
+// doc/time_stepping.md for the derivations.
+#pragma once
+
+#include <vibroimpact/contact/lcp_solver.h>
+#include <vibroimpact/integrators/energy_ledger.h>
+#include <vibroimpact/integrators/integrator_settings.h>
+#include <vibroimpact/model/structural_model.h>
+
+#include <Eigen/Dense>
+#include <Eigen/Sparse>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vibroimpact::integrators
+{
+  using Vector = Eigen::VectorXd;
+
+  struct State
+  {
+    Vector u;
+    Vector v;
+    double t = 0.0;
+  };
+
+  // A failure the integrator cannot recover from (every LCP solver failed, W singular).
+  class NumericalFailure : public std::runtime_error
+  {
+  public:
+    using std::runtime_error::runtime_error;
+  };
+
+  // What happened in one step.
+  struct StepReport
+  {
+    std::vector<unsigned int> active;   // contacts in the LCP, in model order
+    Vector impulse;                     // p, one entry per contact (0 when inactive)
+    Vector gap;                         // g at the end of the step, per contact
+    Vector velocity_before;             // U− = H v, per contact
+    Vector velocity_after;              // U+ = H v+, per contact (after any correction)
+    Vector velocity_free;               // H v_free, without impulses: the scale of the LCP's q
+    Vector complementarity;             // U+ + e U−, per contact (meaningful on active ones)
+    StepEnergy energy;
+
+    bool        lcp_solved = false;     // an LCP was posed (active set not empty)
+    bool        lcp_failed = false;     // no solver reached the tolerance
+    unsigned    lcp_attempts = 0;       // solvers tried (1 without fallback)
+    double      lcp_error    = 0.0;
+    std::string lcp_message;
+    bool        corrected = false;      // the energy correction was applied
+  };
+
+  // The root of a β² + b β + c = 0 (a > 0 >= c: real roots of opposite sign) of smaller |β|,
+  // computed without cancellation: the energy correction's β.
+  double energy_correction_root(double a, double b, double c);
+
+  class MoreauJean
+  {
+  public:
+    // The model must outlive the integrator. Throws NumericalFailure when W cannot be factored
+    // and std::invalid_argument on bad settings.
+    MoreauJean(const model::StructuralModel &model, const IntegratorSettings &settings);
+    ~MoreauJean();
+    MoreauJean(MoreauJean &&) noexcept;
+
+    State initial_state() const;
+
+    // One step from state (updated in place). Never throws on LCP failure: the report says so.
+    StepReport step(State &state) const;
+
+    // The flow map: n_steps steps, no I/O. Throws NumericalFailure if an LCP fails.
+    void advance(State &state, unsigned int n_steps) const;
+
+    // One step with a fixed active set, the impact law imposed as the equality U+ = −e U−
+    // (no complementarity, no correction): an affine map (u, v) -> (u+, v+), for the
+    // sensitivities of shooting methods.
+    State step_with_active_set(const State &state, const std::vector<unsigned int> &active) const;
+
+    double kinetic_energy(const Vector &v) const;
+    double potential_energy(const Vector &u) const;
+
+    const IntegratorSettings     &settings() const { return settings_; }
+    const model::StructuralModel &model() const { return model_; }
+    // Delassus matrix H W⁻¹ Hᵀ of all contacts (small: contacts × contacts).
+    const Eigen::MatrixXd &delassus() const { return delassus_; }
+
+  private:
+    Vector solve_w(const Vector &rhs) const;
+    Vector free_velocity(const State &state, const Vector &f_theta) const;
+    Vector direction(const Vector &v_plus, const std::vector<unsigned int> &active) const;
+    StepEnergy step_energy(const State &before, const State &after, const Vector &f_theta) const;
+
+    const model::StructuralModel &model_;
+    IntegratorSettings            settings_;
+    contact::LcpSolver            lcp_;
+
+    struct Factorization;
+    std::unique_ptr<Factorization> factorization_;
+
+    Eigen::SparseMatrix<double>    H_;        // contacts × n, rows H_i
+    Eigen::MatrixXd                Y_;        // W⁻¹ Hᵀ, n × contacts
+    Eigen::MatrixXd                delassus_; // H W⁻¹ Hᵀ
+    std::vector<std::vector<Eigen::Index>> contact_dofs_; // support of each row
+  };
+} // namespace vibroimpact::integrators

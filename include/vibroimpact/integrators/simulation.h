@@ -1,0 +1,42 @@
+// A whole time history: the Moreau–Jean OSI run from the model's initial state to the final
+// time, with the energy ledger, history.csv, solution.pvd and a summary. The caller chooses the
+// folder (normally an io::OutputFolder's staging folder, so a failed run leaves nothing).
+#pragma once
+
+#include <vibroimpact/integrators/integrator_settings.h>
+#include <vibroimpact/model/structural_model.h>
+
+#include <filesystem>
+#include <ostream>
+
+namespace vibroimpact::integrators
+{
+  struct SimulationSummary
+  {
+    unsigned long steps          = 0;
+    unsigned long impacts        = 0;   // a contact's impulse becomes positive
+    double        sticking_time  = 0.0; // time with an impulse that persists from the step before
+    unsigned long lcp_solves     = 0;
+    unsigned long lcp_fallbacks  = 0;   // solves that needed a second solver
+    unsigned long lcp_failures   = 0;   // solves no solver could do (the run stops at the first)
+    unsigned long corrections    = 0;   // energy corrections applied (every β is in history.csv)
+    double        largest_beta   = 0.0; // max |β|
+    double        initial_energy = 0.0;
+    double        final_energy   = 0.0;
+    double        balance_error  = 0.0; // E − E0 − W_ext + dissipations − W_correction
+    double        relative_balance_error = 0.0;
+    unsigned int  frames           = 0;
+    double        wall_time        = 0.0; // s
+    double        steps_per_second = 0.0;
+  };
+
+  // Writes output_dir/history.csv (and solution.pvd + .vtu when settings.frames_every > 0).
+  // Throws NumericalFailure (moreau_jean.h) if every LCP solver fails at some step; LCP
+  // fallbacks are reported on stderr with the step, the time and the residuals.
+  SimulationSummary run_simulation(const model::StructuralModel &model,
+                                   const IntegratorSettings     &settings,
+                                   const std::filesystem::path  &output_dir,
+                                   bool                          quiet);
+
+  void print_summary(std::ostream &out, const SimulationSummary &summary);
+} // namespace vibroimpact::integrators

@@ -1,0 +1,343 @@
+#include <vibroimpact/integrators/moreau_jean.h>
+
+#include <Eigen/SparseCholesky>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace vibroimpact::integrators
+{
+  CorrectionDirection correction_direction_from_string(const std::string &name)
+  {
+    if (name == "non-contact")
+      return CorrectionDirection::non_contact;
+    if (name == "values")
+      return CorrectionDirection::values;
+    if (name == "velocity")
+      return CorrectionDirection::velocity;
+    throw std::invalid_argument("unknown correction direction '" + name +
+                                "' (non-contact|values|velocity)");
+  }
+
+  std::string to_string(const CorrectionDirection direction)
+  {
+    switch (direction)
+      {
+        case CorrectionDirection::non_contact:
+          return "non-contact";
+        case CorrectionDirection::values:
+          return "values";
+        case CorrectionDirection::velocity:
+          return "velocity";
+      }
+    return "?";
+  }
+
+  double energy_correction_root(const double a, const double b, const double c)
+  {
+    // q = −(b + sign(b)√Δ)/2 has no cancellation; the roots are q/a and c/q, and |c/q| <= |q/a|.
+    const double disc = b * b - 4 * a * c;
+    const double q    = -0.5 * (b + (b >= 0 ? 1.0 : -1.0) * std::sqrt(disc));
+    return q != 0.0 ? c / q : 0.0;
+  }
+
+  // W = W0 + B D Bᵀ with W0 = M + θhC + θ²h²K sparse and B D Bᵀ the modal damping (D = θh c):
+  // W⁻¹x = y − Y_B (I + D BᵀY_B)⁻¹ D Bᵀ y,  y = W0⁻¹x,  Y_B = W0⁻¹B  (Woodbury, no n×n matrix).
+  struct MoreauJean::Factorization
+  {
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt;
+    Eigen::MatrixXd                                    basis;    // B, n × m
+    Eigen::MatrixXd                                    y_basis;  // W0⁻¹B
+    Eigen::VectorXd                                    d;        // θ h c
+    Eigen::PartialPivLU<Eigen::MatrixXd>               capacitance;
+
+    Vector solve(const Vector &x) const
+    {
+      Vector y = ldlt.solve(x);
+      if (d.size() > 0)
+        y -= y_basis * capacitance.solve(d.asDiagonal() * (basis.transpose() * y));
+      return y;
+    }
+  };
+
+  MoreauJean::MoreauJean(const model::StructuralModel &model, const IntegratorSettings &settings)
+    : model_(model)
+    , settings_(settings)
+    , lcp_(settings.lcp_solver, settings.lcp_tolerance)
+    , factorization_(std::make_unique<Factorization>())
+  {
+    const double h = settings.time_step, theta = settings.theta;
+    if (!(h > 0))
+      throw std::invalid_argument("time step must be positive");
+    if (!(theta >= 0.5 && theta <= 1.0))
+      throw std::invalid_argument("theta must lie in [0.5, 1]");
+    if (settings.method != "moreau-jean")
+      throw std::invalid_argument("MoreauJean cannot run method '" + settings.method + "'");
+
+    const Eigen::Index n = model.n_dofs();
+    Eigen::SparseMatrix<double> W = model.mass + (theta * h) * model.damping +
+                                    (theta * theta * h * h) * model.stiffness;
+    W.makeCompressed();
+    factorization_->ldlt.compute(W);
+    if (factorization_->ldlt.info() != Eigen::Success)
+      throw NumericalFailure("the iteration matrix W = M + θhC + θ²h²K could not be factored");
+    if (!model.modal_damping.empty())
+      {
+        auto &f   = *factorization_;
+        f.basis   = model.modal_damping.basis;
+        f.d       = (theta * h) * model.modal_damping.coefficients;
+        f.y_basis = f.ldlt.solve(f.basis);
+        const Eigen::Index m = f.d.size();
+        f.capacitance.compute(Eigen::MatrixXd::Identity(m, m) +
+                              f.d.asDiagonal() * (f.basis.transpose() * f.y_basis));
+      }
+
+    // Interactions: H (contacts × n) and W⁻¹Hᵀ once; every Delassus block is a sub-block.
+    const auto n_contacts = static_cast<Eigen::Index>(model.contacts.size());
+    H_.resize(n_contacts, n);
+    std::vector<Eigen::Triplet<double>> entries;
+    contact_dofs_.resize(n_contacts);
+    for (Eigen::Index i = 0; i < n_contacts; ++i)
+      for (model::SparseRow::InnerIterator it(model.contacts[i].row); it; ++it)
+        {
+          entries.emplace_back(i, it.index(), it.value());
+          contact_dofs_[i].push_back(it.index());
+        }
+    H_.setFromTriplets(entries.begin(), entries.end());
+    Y_.resize(n, n_contacts);
+    for (Eigen::Index i = 0; i < n_contacts; ++i)
+      Y_.col(i) = solve_w(Vector(H_.row(i).transpose()));
+    delassus_ = H_ * Y_;
+    delassus_ = 0.5 * (delassus_ + delassus_.transpose()).eval();
+  }
+
+  MoreauJean::~MoreauJean()                      = default;
+  MoreauJean::MoreauJean(MoreauJean &&) noexcept = default;
+
+  Vector MoreauJean::solve_w(const Vector &rhs) const
+  {
+    return factorization_->solve(rhs);
+  }
+
+  double MoreauJean::kinetic_energy(const Vector &v) const
+  {
+    return 0.5 * v.dot(model_.mass * v);
+  }
+
+  double MoreauJean::potential_energy(const Vector &u) const
+  {
+    return 0.5 * u.dot(model_.stiffness * u);
+  }
+
+  State MoreauJean::initial_state() const
+  {
+    State s;
+    const Eigen::Index n = model_.n_dofs();
+    s.u = model_.initial_displacement.size() == n ? model_.initial_displacement : Vector(Vector::Zero(n));
+    s.v = model_.initial_velocity.size() == n ? model_.initial_velocity : Vector(Vector::Zero(n));
+    s.t = 0.0;
+    return s;
+  }
+
+  // W⁻¹ (M v − hK(u + θ(1−θ)hv) − (1−θ)hCv + h f_θ): the velocity without impulses.
+  Vector MoreauJean::free_velocity(const State &s, const Vector &f_theta) const
+  {
+    const double h = settings_.time_step, theta = settings_.theta;
+    Vector       rhs = model_.mass * s.v;
+    rhs -= h * (model_.stiffness * (s.u + (theta * (1 - theta) * h) * s.v));
+    if (theta < 1.0)
+      rhs -= ((1 - theta) * h) * model_.damping_force(s.v);
+    rhs += h * f_theta;
+    return solve_w(rhs);
+  }
+
+  StepEnergy MoreauJean::step_energy(const State &before, const State &after, const Vector &f_theta) const
+  {
+    const double h = settings_.time_step, theta = settings_.theta;
+    StepEnergy   e;
+    const Vector v_theta = theta * after.v + (1 - theta) * before.v;
+    e.external_work       = h * v_theta.dot(f_theta);
+    e.damping_dissipation = h * v_theta.dot(model_.damping_force(v_theta));
+    if (theta != 0.5)
+      {
+        const Vector dv = after.v - before.v, du = after.u - before.u;
+        e.numerical_dissipation =
+          (theta - 0.5) * (dv.dot(model_.mass * dv) + du.dot(model_.stiffness * du));
+      }
+    return e;
+  }
+
+  Vector MoreauJean::direction(const Vector &v_plus, const std::vector<unsigned int> &active) const
+  {
+    const Eigen::Index n = model_.n_dofs();
+    Vector             I(n);
+    switch (settings_.correction_direction)
+      {
+        case CorrectionDirection::non_contact:
+          I.setOnes();
+          break;
+        case CorrectionDirection::values:
+          for (Eigen::Index j = 0; j < n; ++j)
+            I[j] = (j < static_cast<Eigen::Index>(model_.dof_kinds.size()) &&
+                    model_.dof_kinds[j] == model::DofKind::slope) ? 0.0 : 1.0;
+          break;
+        case CorrectionDirection::velocity:
+          I = v_plus;
+          break;
+      }
+    // Zero on the DoFs of the active contacts: their contact velocities (and the impact law)
+    // stay as the LCP left them.
+    for (const auto i : active)
+      for (const auto j : contact_dofs_[i])
+        I[j] = 0.0;
+    return I;
+  }
+
+  StepReport MoreauJean::step(State &state) const
+  {
+    const double h = settings_.time_step, theta = settings_.theta, gamma = settings_.gamma;
+    const auto   n_contacts = static_cast<Eigen::Index>(model_.contacts.size());
+
+    StepReport report;
+    report.impulse         = Vector::Zero(n_contacts);
+    report.velocity_before = H_ * state.v;
+    report.complementarity = Vector::Zero(n_contacts);
+
+    const Vector f_theta = theta * model_.load(state.t + h) + (1 - theta) * model_.load(state.t);
+    Vector       v_plus  = free_velocity(state, f_theta);
+    report.velocity_free = H_ * v_plus;
+
+    // Activation (Siconos' MoreauJeanOSI): the gap predicted half a step ahead closes.
+    const Vector gap = H_ * state.u;
+    for (Eigen::Index i = 0; i < n_contacts; ++i)
+      if (model_.contacts[i].gap0 + gap[i] + gamma * h * report.velocity_before[i] <= 0)
+        report.active.push_back(static_cast<unsigned int>(i));
+
+    // The one-step nonsmooth problem: w = U+ + e U− = (H v_free + e U−) + H W⁻¹Hᵀ p.
+    if (!report.active.empty())
+      {
+        const auto      m = static_cast<Eigen::Index>(report.active.size());
+        Eigen::MatrixXd D(m, m);
+        Vector          q(m);
+        for (Eigen::Index a = 0; a < m; ++a)
+          {
+            const auto i = report.active[a];
+            q[a]         = report.velocity_free[i] +
+                   model_.contacts[i].restitution * report.velocity_before[i];
+            for (Eigen::Index b = 0; b < m; ++b)
+              D(a, b) = delassus_(i, report.active[b]);
+          }
+        const auto solution  = lcp_.solve(D, q);
+        report.lcp_solved    = true;
+        report.lcp_failed    = solution.failed;
+        report.lcp_attempts  = solution.attempts;
+        report.lcp_error     = solution.error;
+        report.lcp_message   = solution.message;
+        for (Eigen::Index a = 0; a < m; ++a)
+          {
+            // Lemke may return −0 or −1e-17: p >= 0 holds exactly after this.
+            const double p = std::max(0.0, solution.z[a]);
+            report.impulse[report.active[a]] = p;
+            if (p != 0.0)
+              v_plus += p * Y_.col(report.active[a]);
+          }
+      }
+
+    State after;
+    after.v = std::move(v_plus);
+    after.u = state.u + h * (theta * after.v + (1 - theta) * state.v);
+    after.t = state.t + h;
+
+    Vector     U_plus = H_ * after.v;
+    StepEnergy energy = step_energy(state, after, f_theta);
+    // Work of the impulses with U_θ = θU+ + (1−θ)U−: the impact term of the discrete balance.
+    for (const auto i : report.active)
+      energy.impact_dissipation -=
+        report.impulse[i] * (theta * U_plus[i] + (1 - theta) * report.velocity_before[i]);
+
+    // Energy correction (seed 001, eq. 6): restore the energy an inelastic impact took.
+    bool inelastic = false;
+    for (const auto i : report.active)
+      inelastic = inelastic || (report.impulse[i] > 0 && model_.contacts[i].restitution < 1.0);
+    if (settings_.energy_correction && inelastic && energy.impact_dissipation > 0)
+      {
+        const Vector I = direction(after.v, report.active);
+        if (I.squaredNorm() > 0)
+          {
+            const Vector MI = model_.mass * I, KI = model_.stiffness * I, CI = model_.damping_force(I);
+            const Vector v_theta = theta * after.v + (1 - theta) * state.v;
+            const Vector dv = after.v - state.v, du = after.u - state.u;
+            const double a = theta * I.dot(MI) + theta * theta * theta * h * h * I.dot(KI) +
+                             h * theta * theta * I.dot(CI);
+            const double b = MI.dot(after.v) + h * theta * KI.dot(after.u) +
+                             2 * (theta - 0.5) * (MI.dot(dv) + h * theta * KI.dot(du)) +
+                             2 * h * theta * CI.dot(v_theta) - h * theta * I.dot(f_theta);
+            const double c = -energy.impact_dissipation;
+            const double beta = energy_correction_root(a, b, c);
+            after.v += beta * I;
+            after.u += (h * theta * beta) * I;
+            const double dissipation = energy.impact_dissipation;
+            energy                   = step_energy(state, after, f_theta);
+            energy.impact_dissipation = dissipation;
+            energy.correction_beta    = beta;
+            energy.correction_work    = a * beta * beta + b * beta;
+            report.corrected          = true;
+            U_plus                    = H_ * after.v;
+          }
+      }
+
+    report.velocity_after = U_plus;
+    report.gap            = H_ * after.u;
+    for (Eigen::Index i = 0; i < n_contacts; ++i)
+      {
+        report.gap[i] += model_.contacts[i].gap0;
+        report.complementarity[i] = U_plus[i] + model_.contacts[i].restitution * report.velocity_before[i];
+      }
+    report.energy = energy;
+    state         = std::move(after);
+    return report;
+  }
+
+  void MoreauJean::advance(State &state, const unsigned int n_steps) const
+  {
+    for (unsigned int k = 0; k < n_steps; ++k)
+      {
+        const auto report = step(state);
+        if (report.lcp_failed)
+          {
+            std::ostringstream message;
+            message << "LCP failed at t = " << state.t << ": " << report.lcp_message;
+            throw NumericalFailure(message.str());
+          }
+      }
+  }
+
+  State MoreauJean::step_with_active_set(const State &state, const std::vector<unsigned int> &active) const
+  {
+    const double h = settings_.time_step, theta = settings_.theta;
+    const Vector f_theta = theta * model_.load(state.t + h) + (1 - theta) * model_.load(state.t);
+    Vector       v_plus  = free_velocity(state, f_theta);
+    if (!active.empty())
+      {
+        const auto      m = static_cast<Eigen::Index>(active.size());
+        Eigen::MatrixXd D(m, m);
+        Vector          rhs(m);
+        for (Eigen::Index a = 0; a < m; ++a)
+          {
+            const auto i = active[a];
+            rhs[a] = -model_.contacts[i].restitution * H_.row(i).dot(state.v) - H_.row(i).dot(v_plus);
+            for (Eigen::Index b = 0; b < m; ++b)
+              D(a, b) = delassus_(i, active[b]);
+          }
+        const Vector p = D.ldlt().solve(rhs);
+        for (Eigen::Index a = 0; a < m; ++a)
+          v_plus += p[a] * Y_.col(active[a]);
+      }
+    State after;
+    after.u = state.u + h * (theta * v_plus + (1 - theta) * state.v);
+    after.v = std::move(v_plus);
+    after.t = state.t + h;
+    return after;
+  }
+} // namespace vibroimpact::integrators

@@ -1,0 +1,82 @@
+// Output is all or nothing; tables have the columns they announce.
+#include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/output_folder.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using namespace vibroimpact;
+
+namespace
+{
+  fs::path scratch(const std::string &name)
+  {
+    const fs::path path = fs::temp_directory_path() / ("vibroimpact-io-" + name);
+    fs::remove_all(path);
+    fs::create_directories(path);
+    return path;
+  }
+
+  bool only_entry_is(const fs::path &directory, const std::string &name)
+  {
+    int count = 0;
+    for (const auto &entry : fs::directory_iterator(directory))
+      if (++count > 1 || entry.path().filename() != name)
+        return false;
+    return count == 1;
+  }
+} // namespace
+
+TEST(OutputFolder, AFailedRunLeavesNothingBehind)
+{
+  const fs::path root = scratch("failed");
+  {
+    io::OutputFolder out(root / "results");
+    std::ofstream(out / "history.csv") << "time\n0\n";
+    // no commit: the run "failed" here
+  }
+  EXPECT_FALSE(fs::exists(root / "results"));
+  EXPECT_TRUE(fs::is_empty(root)) << "the staging folder was left behind";
+  fs::remove_all(root);
+}
+
+TEST(OutputFolder, CommitMovesFilesAndKeepsOthers)
+{
+  const fs::path root = scratch("commit");
+  fs::create_directories(root / "results");
+  std::ofstream(root / "results" / "notes.txt") << "the user's own file\n";
+  std::ofstream(root / "results" / "modes.csv") << "old\n";
+  {
+    io::OutputFolder out(root / "results");
+    std::ofstream(out / "modes.csv") << "new\n";
+    EXPECT_EQ(std::ifstream(root / "results" / "modes.csv").get(), 'o') << "changed before the commit";
+    out.commit();
+  }
+  std::string line;
+  std::getline(std::ifstream(root / "results" / "modes.csv") >> std::ws, line);
+  EXPECT_EQ(line, "new");
+  EXPECT_TRUE(fs::exists(root / "results" / "notes.txt"));
+  EXPECT_TRUE(only_entry_is(root, "results"));
+  fs::remove_all(root);
+}
+
+TEST(CsvWriter, RejectsRowsOfTheWrongLengthAndRoundTrips)
+{
+  const fs::path root = scratch("csv");
+  {
+    io::CsvWriter csv(root / "t.csv", {"time", "energy"});
+    csv.write_row({0.1, 1.0 / 3.0});
+    EXPECT_THROW(csv.write_row({1.0}), std::logic_error);
+  }
+  std::ifstream in(root / "t.csv");
+  std::string   header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  EXPECT_EQ(header, "time,energy");
+  EXPECT_EQ(std::stod(row.substr(row.find(',') + 1)), 1.0 / 3.0);
+  fs::remove_all(root);
+}
