@@ -80,3 +80,19 @@ TEST(CsvWriter, RejectsRowsOfTheWrongLengthAndRoundTrips)
   EXPECT_EQ(std::stod(row.substr(row.find(',') + 1)), 1.0 / 3.0);
   fs::remove_all(root);
 }
+
+#include "test_support.h"
+
+TEST(CaseFiles, EveryExampleParsesAndItsOverridesApply)
+{
+  for (const auto &entry : fs::directory_iterator(std::string(VIBROIMPACT_SOURCE_DIR) + "/examples"))
+    {
+      const auto path = entry.path() / "case.prm";
+      if (!fs::exists(path))
+        continue;
+      SCOPED_TRACE(path.string());
+      const auto loaded = test_cases::load_case(path.string(), {"Modes/Number of modes=2"});
+      EXPECT_FALSE(loaded.description.bodies.empty());
+      EXPECT_EQ(loaded.description.n_modes, 2u);
+    }
+}

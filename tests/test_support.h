@@ -1,12 +1,44 @@
 // Small builders of case descriptions shared by the tests.
 #pragma once
 
+#include <vibroimpact/integrators/integrator_parameters.h>
+#include <vibroimpact/integrators/integrator_settings.h>
+#include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/structure/case_description.h>
+#include <vibroimpact/structure/case_parameters.h>
+#include <vibroimpact/studies/modal_convergence.h>
 
 #include <string>
+#include <vector>
 
 namespace vibroimpact::test_cases
 {
+  // A case file read as the program reads it (all sections declared), with overrides.
+  struct LoadedCase
+  {
+    structure::CaseDescription      description;
+    integrators::IntegratorSettings integrator;
+  };
+
+  inline LoadedCase load_case(const std::string &path, const std::vector<std::string> &overrides = {})
+  {
+    io::ParameterFile file(path, structure::case_families(), overrides);
+    structure::declare_case_parameters(file);
+    integrators::declare_integrator_parameters(file);
+    studies::declare_convergence_parameters(file);
+    file.parse();
+    LoadedCase loaded;
+    loaded.description = structure::parse_case_parameters(file);
+    loaded.integrator  = integrators::parse_integrator_parameters(file);
+    return loaded;
+  }
+
+  // An example's case file, from the source tree.
+  inline std::string example(const std::string &name)
+  {
+    return std::string(VIBROIMPACT_SOURCE_DIR) + "/examples/" + name + "/case.prm";
+  }
+
   inline structure::BodyDescription beam(const std::string         &name,
                                          unsigned int               n_elements,
                                          structure::EndCondition    left,
