@@ -206,3 +206,36 @@ TEST_F(BadInput, JsonCaseFileIsReadToo)
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.error.find("Body beam/Length"), std::string::npos) << bad.error;
 }
+
+TEST_F(BadInput, ThetaOutsideHalfToOne)
+{
+  expect_rejected(std::string(valid_case) + "subsection Integrator\n  set Theta = 0.3\nend\n", "Integrator/Theta", "0.3");
+}
+
+TEST_F(BadInput, TimeStepNotPositive)
+{
+  expect_rejected(std::string(valid_case) + "subsection Integrator\n  set Time step = 0\nend\n", "Integrator/Time step",
+                  "0");
+}
+
+TEST_F(BadInput, UnknownLcpSolver)
+{
+  expect_rejected(std::string(valid_case) + "subsection Integrator\n  set LCP solver = path\nend\n",
+                  "Integrator/LCP solver", "path");
+}
+
+TEST_F(BadInput, SimulateRejectsLikeModes)
+{
+  const auto file   = write_case(std::string(valid_case) + "subsection Integrator\n  set Theta = 2\nend\n");
+  const auto result = run_cli("simulate " + file);
+  EXPECT_EQ(result.exit_code, 2) << result.error;
+  EXPECT_NE(result.error.find("Integrator/Theta"), std::string::npos) << result.error;
+  EXPECT_FALSE(fs::exists(output()));
+}
+
+TEST_F(BadInput, UnknownVerb)
+{
+  const auto result = run_cli("simulat " + write_case(valid_case));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.error.find("unknown verb 'simulat'"), std::string::npos) << result.error;
+}
