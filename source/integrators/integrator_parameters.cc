@@ -37,7 +37,8 @@ namespace vibroimpact::integrators
                       "I: non-contact (1 on every DoF not in contact: the seed's choice), values (1 "
                       "on deflections, axial and lumped DoFs, 0 on beam slopes), velocity (the "
                       "velocity of the DoFs not in contact).");
-    prm.declare_entry("Output every", "1", Integer(), "A history.csv row every this many steps.");
+    prm.declare_entry("Output every", "1", Integer(),
+                      "A history.csv row every this many steps (and at every step with an energy correction).");
     prm.declare_entry("Frames every", "0", Integer(),
                       "A solution-NNNNN.vtu frame every this many steps; 0: none.");
     prm.leave_subsection();

@@ -73,7 +73,8 @@ namespace vibroimpact::integrators
     };
     const auto write_frame = [&]() {
       if (frames)
-        frames->write_frame(state.t, {{"displacement", state.u}, {"velocity", state.v}});
+        frames->write_frame(state.t, {{"displacement", state.u}, {"velocity", state.v}},
+                            {{"contact_impulse", impulse}});
     };
 
     SimulationSummary summary;
@@ -120,7 +121,8 @@ namespace vibroimpact::integrators
         ledger.record(report.energy, osi.kinetic_energy(state.v), osi.potential_energy(state.u));
         impulse = report.impulse;
         beta    = report.energy.correction_beta;
-        if (k % settings.output_every == 0 || k == n_steps)
+        // Every step with a correction gets its row, so that every beta is in history.csv.
+        if (k % settings.output_every == 0 || k == n_steps || report.corrected)
           write_row();
         if (frames && (k % settings.frames_every == 0 || k == n_steps))
           write_frame();

@@ -50,7 +50,8 @@ namespace vibroimpact::io
   {}
 
   void VtkSeries::write_frame(const double                                                time,
-                              const std::vector<std::pair<std::string, model::Vector>> &dof_fields)
+                              const std::vector<std::pair<std::string, model::Vector>> &dof_fields,
+                              const std::vector<std::pair<std::string, model::Vector>> &contact_fields)
   {
     vtkNew<vtkUnstructuredGrid> grid;
     vtkNew<vtkPoints>           points;
@@ -63,7 +64,10 @@ namespace vibroimpact::io
     for (const auto &segment : geometry_.segments)
       {
         vtkIdType ids[2] = {segment[0], segment[1]};
-        grid->InsertNextCell(VTK_LINE, 2, ids);
+        if (segment[0] == segment[1]) // a point mass or a contact point
+          grid->InsertNextCell(VTK_VERTEX, 1, ids);
+        else
+          grid->InsertNextCell(VTK_LINE, 2, ids);
       }
     vtkNew<vtkIntArray> body;
     body->SetName("body");
@@ -80,6 +84,16 @@ namespace vibroimpact::io
         array->SetNumberOfTuples(geometry_.points.size());
         for (std::size_t i = 0; i < geometry_.points.size(); ++i)
           array->SetTuple3(i, sampled[3 * i], sampled[3 * i + 1], sampled[3 * i + 2]);
+        grid->GetPointData()->AddArray(array);
+      }
+    for (const auto &[name, values] : contact_fields)
+      {
+        vtkNew<vtkDoubleArray> array;
+        array->SetName(name.c_str());
+        array->SetNumberOfTuples(geometry_.points.size());
+        array->Fill(0.0);
+        for (std::size_t c = 0; c < geometry_.contact_points.size() && c < std::size_t(values.size()); ++c)
+          array->SetValue(geometry_.contact_points[c], values[c]);
         grid->GetPointData()->AddArray(array);
       }
     grid->GetFieldData()->AddArray(time_array(time));

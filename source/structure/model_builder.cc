@@ -193,6 +193,24 @@ namespace vibroimpact::structure
           for (unsigned int p = first; p < last; ++p)
             geometry.segments.push_back({{p, p + 1}}), geometry.segment_body.push_back(b);
         }
+      // Each contact is drawn as a vertex that moves with its point, to carry its impulse.
+      for (const auto &contact : description.contacts)
+        {
+          const auto b         = assembly.body_index(contact.point.body, "Contact " + contact.name + "/Body");
+          const auto &body     = *assembly.bodies()[b];
+          const auto direction = unit(body.motion_direction());
+          const auto p         = static_cast<unsigned int>(geometry.points.size());
+          geometry.points.push_back(assembly.location(contact.point));
+          geometry.point_body.push_back(b);
+          geometry.point_coordinate.push_back(contact.point.x);
+          geometry.contact_points.push_back(p);
+          geometry.segments.push_back({{p, p}});
+          geometry.segment_body.push_back(b);
+          for (const auto &[dof, weight] : body.displacement_row(std::clamp(contact.point.x, 0.0, body.length())))
+            for (unsigned int c = 0; c < 3; ++c)
+              if (direction[c] != 0.0)
+                map.emplace_back(3 * p + c, assembly.offset(b) + dof, weight * direction[c]);
+        }
       geometry.displacement_map.resize(3 * geometry.points.size(), assembly.n_dofs());
       geometry.displacement_map.setFromTriplets(map.begin(), map.end());
       return geometry;

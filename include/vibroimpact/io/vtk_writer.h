@@ -22,7 +22,11 @@ namespace vibroimpact::io
     // DoF vectors named here (displacement, velocity, a mode shape) are drawn through the
     // geometry's displacement map as 3-component point data; the first one also deforms the
     // drawn points when ParaView's "Warp by vector" is applied to it.
-    void write_frame(double time, const std::vector<std::pair<std::string, model::Vector>> &dof_fields);
+    // contact_fields: one value per contact (e.g. the impulse), drawn on the contact points and
+    // zero elsewhere.
+    void write_frame(double                                                    time,
+                     const std::vector<std::pair<std::string, model::Vector>> &dof_fields,
+                     const std::vector<std::pair<std::string, model::Vector>> &contact_fields = {});
 
     // (Re)writes the .pvd record for the frames written so far.
     void write_record() const;

@@ -92,6 +92,7 @@ namespace vibroimpact::model
     std::vector<std::array<double, 3>>        body_directions;  // motion direction, unit
     std::vector<unsigned int>                 point_body;
     std::vector<double>                       point_coordinate; // x along its body
+    std::vector<unsigned int>                 contact_points;   // one drawn point per contact
     SparseMatrix                              displacement_map; // 3 * points x n
   };
 
