@@ -1,5 +1,6 @@
 #include <vibroimpact/integrators/integrator_parameters.h>
 #include <vibroimpact/io/parameter_file.h>
+#include <vibroimpact/io/parameter_section.h>
 
 #include <deal.II/base/parameter_handler.h>
 
@@ -44,82 +45,43 @@ namespace vibroimpact::integrators
     prm.leave_subsection();
   }
 
-  namespace
-  {
-    std::string text(const double value)
-    {
-      std::ostringstream s;
-      s << value;
-      return s.str();
-    }
-  } // namespace
 
   IntegratorSettings parse_integrator_parameters(io::ParameterFile &file)
   {
-    auto &prm = file.handler();
-    prm.enter_subsection("Integrator");
-    // Leave the subsection before failing: fail() throws.
-    struct Leave
-    {
-      dealii::ParameterHandler &prm;
-      ~Leave() { prm.leave_subsection(); }
-    } leave{prm};
-
+    const io::ParameterSection section(file, "Integrator");
+    const auto fail = [&](const std::string &entry, const std::string &reason) { section.fail(entry, reason); };
     IntegratorSettings s;
-    const auto fail = [&](const std::string &entry, const std::string &reason) {
-      file.fail("Integrator/" + entry, reason);
-    };
-    const auto number = [&](const std::string &entry) {
-      const double value = prm.get_double(entry);
-      if (!std::isfinite(value))
-        fail(entry, "must be a finite number, got " + prm.get(entry));
-      return value;
-    };
 
-    s.method = io::trim(prm.get("Method"));
+    s.method = section.text("Method");
     if (s.method != "moreau-jean")
       fail("Method", "must be moreau-jean, got '" + s.method + "'");
-    s.theta = number("Theta");
-    if (!(s.theta >= 0.5 && s.theta <= 1.0))
-      fail("Theta", "must lie in [0.5, 1], got " + text(s.theta));
-    s.gamma = number("Gamma");
-    if (!(s.gamma >= 0.0 && s.gamma <= 1.0))
-      fail("Gamma", "must lie in [0, 1], got " + text(s.gamma));
-    s.time_step = number("Time step");
-    if (!(s.time_step > 0))
-      fail("Time step", "must be positive, got " + text(s.time_step));
-    s.final_time = number("Final time");
-    if (!(s.final_time > 0))
-      fail("Final time", "must be positive, got " + text(s.final_time));
+    s.theta      = section.in_range("Theta", 0.5, 1.0);
+    s.gamma      = section.in_range("Gamma", 0.0, 1.0);
+    s.time_step  = section.positive("Time step");
+    s.final_time = section.positive("Final time");
     try
       {
-        s.lcp_solver = contact::lcp_algorithm_from_string(io::trim(prm.get("LCP solver")));
+        s.lcp_solver = contact::lcp_algorithm_from_string(section.text("LCP solver"));
       }
     catch (const std::invalid_argument &)
       {
-        fail("LCP solver", "must be one of lemke, enum, pgs, got '" + io::trim(prm.get("LCP solver")) + "'");
+        fail("LCP solver", "must be one of lemke, enum, pgs, got '" + section.text("LCP solver") + "'");
       }
-    s.lcp_tolerance = number("LCP tolerance");
-    if (!(s.lcp_tolerance > 0 && s.lcp_tolerance < 1))
-      fail("LCP tolerance", "must lie in (0, 1), got " + text(s.lcp_tolerance));
-    s.energy_correction = prm.get_bool("Energy correction");
+    s.lcp_tolerance = section.positive("LCP tolerance");
+    if (s.lcp_tolerance >= 1)
+      fail("LCP tolerance", "must be below 1, got " + section.text("LCP tolerance"));
+    s.energy_correction = section.flag("Energy correction");
     try
       {
-        s.correction_direction = correction_direction_from_string(io::trim(prm.get("Correction direction")));
+        s.correction_direction = correction_direction_from_string(section.text("Correction direction"));
       }
     catch (const std::invalid_argument &)
       {
         fail("Correction direction", "must be one of non-contact, values, velocity, got '" +
-                                       io::trim(prm.get("Correction direction")) + "'");
+                                       section.text("Correction direction") + "'");
       }
-    const long output_every = prm.get_integer("Output every");
-    if (output_every < 1)
-      fail("Output every", "must be at least 1, got " + std::to_string(output_every));
-    s.output_every = static_cast<unsigned int>(output_every);
-    const long frames_every = prm.get_integer("Frames every");
-    if (frames_every < 0)
-      fail("Frames every", "must not be negative, got " + std::to_string(frames_every));
-    s.frames_every = static_cast<unsigned int>(frames_every);
+    s.output_every = section.count("Output every", 1);
+    s.frames_every = section.count("Frames every", 0);
     return s;
   }
 } // namespace vibroimpact::integrators

@@ -1,5 +1,6 @@
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_file.h>
+#include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/structure/case_parameters.h>
 
 #include <deal.II/base/parameter_handler.h>
@@ -33,109 +34,7 @@ namespace vibroimpact::structure
 
   namespace
   {
-    // Reads the entries of one subsection and checks them, naming "Section/Entry" on failure.
-    class Section
-    {
-    public:
-      Section(io::ParameterFile &file, const std::string &name)
-        : file_(file)
-        , prm_(file.handler())
-        , name_(name)
-      {
-        prm_.enter_subsection(name);
-      }
-      ~Section() { prm_.leave_subsection(); }
-
-      [[noreturn]] void fail(const std::string &entry, const std::string &reason) const
-      {
-        file_.fail(name_ + "/" + entry, reason);
-      }
-
-      std::string text(const std::string &entry) const { return io::trim(prm_.get(entry)); }
-      bool        flag(const std::string &entry) const { return prm_.get_bool(entry); }
-
-      double number(const std::string &entry) const
-      {
-        const double value = prm_.get_double(entry);
-        if (!std::isfinite(value))
-          fail(entry, "must be a finite number, got " + text(entry));
-        return value;
-      }
-      double positive(const std::string &entry) const
-      {
-        const double value = number(entry);
-        if (!(value > 0))
-          fail(entry, "must be positive, got " + text(entry));
-        return value;
-      }
-      double non_negative(const std::string &entry) const
-      {
-        const double value = number(entry);
-        if (value < 0)
-          fail(entry, "must not be negative, got " + text(entry));
-        return value;
-      }
-      double in_range(const std::string &entry, const double low, const double high) const
-      {
-        const double value = number(entry);
-        if (value < low || value > high)
-          fail(entry, "must lie in [" + format(low) + ", " + format(high) + "], got " + text(entry));
-        return value;
-      }
-      unsigned int count(const std::string &entry, const unsigned int minimum) const
-      {
-        const long value = prm_.get_integer(entry);
-        if (value < static_cast<long>(minimum))
-          fail(entry, "must be at least " + std::to_string(minimum) + ", got " + text(entry));
-        return static_cast<unsigned int>(value);
-      }
-      std::array<double, 3> vector3(const std::string &entry) const
-      {
-        const auto items = io::split_list(text(entry));
-        if (items.size() != 3)
-          fail(entry, "needs three comma-separated numbers, got '" + text(entry) + "'");
-        std::array<double, 3> v{};
-        for (unsigned int i = 0; i < 3; ++i)
-          try
-            {
-              std::size_t used = 0;
-              v[i]             = std::stod(items[i], &used);
-              if (used != items[i].size() || !std::isfinite(v[i]))
-                throw std::invalid_argument(items[i]);
-            }
-          catch (const std::exception &)
-            {
-              fail(entry, "'" + items[i] + "' is not a finite number");
-            }
-        return v;
-      }
-      template <typename Enum>
-      Enum choice(const std::string &entry, const std::map<std::string, Enum> &options) const
-      {
-        const std::string value = text(entry);
-        const auto        it    = options.find(value);
-        if (it == options.end())
-          {
-            std::string names;
-            for (const auto &option : options)
-              names += (names.empty() ? "" : "|") + option.first;
-            fail(entry, "must be one of " + names + ", got '" + value + "'");
-          }
-        return it->second;
-      }
-
-    private:
-      static std::string format(const double v)
-      {
-        char buffer[32];
-        std::snprintf(buffer, sizeof buffer, "%g", v);
-        return buffer;
-      }
-
-      io::ParameterFile &file_;
-      ParameterHandler  &prm_;
-      std::string        name_;
-    };
+    using Section = io::ParameterSection;
 
     const std::map<std::string, BodyType> body_types{{"beam", BodyType::beam},
                                                       {"rod", BodyType::rod},
