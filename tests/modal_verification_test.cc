@@ -181,3 +181,13 @@ TEST(ModalVerification, GradedMeshFromFileConvergesToExact)
   for (unsigned int j = 1; j <= 3; ++j)
     EXPECT_NEAR(modes.omegas[j - 1] / std::pow(j * M_PI, 2), 1.0, std::pow(j * M_PI * 0.1, 4) / 1440) << "mode " << j;
 }
+
+TEST(ModalVerification, PinnedSlidingBeamIsHalfOfASymmetricPinnedBeam)
+{
+  // w' = 0 at x = L: the symmetric modes of a pinned–pinned beam of length 2L,
+  // omega_j = ((2j - 1) pi / (2L))^2 sqrt(EI / rho A).
+  const auto model = structure::build_model(single(test_cases::beam("beam", 32, EndCondition::pinned, EndCondition::sliding)));
+  const auto modes = model::compute_modes(model.mass, model.stiffness, 3);
+  for (unsigned int j = 1; j <= 3; ++j)
+    EXPECT_NEAR(modes.omegas[j - 1] / std::pow((2.0 * j - 1) * M_PI / 2, 2), 1.0, 1e-6) << "mode " << j;
+}
