@@ -7,6 +7,7 @@
 #include <vibroimpact/structure/case_description.h>
 #include <vibroimpact/structure/case_parameters.h>
 #include <vibroimpact/studies/modal_convergence.h>
+#include <vibroimpact/studies/parameter_sweep.h>
 
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@ namespace vibroimpact::test_cases
     structure::declare_case_parameters(file);
     integrators::declare_integrator_parameters(file);
     studies::declare_convergence_parameters(file);
+    studies::declare_sweep_parameters(file);
     file.parse();
     LoadedCase loaded;
     loaded.description = structure::parse_case_parameters(file);

@@ -3,6 +3,8 @@
 //   vibroimpact modes      examples/pinned_beam_modes/case.prm -o output/modes
 //   vibroimpact simulate   examples/two_dof_sticking/case.prm -s 'Integrator/Energy correction=false' 
 //   vibroimpact converge   examples/pinned_beam_modes/case.prm -s 'Convergence/Refinement cycles=5'
+//   vibroimpact compare    examples/pinned_beam_obstacle/case.prm
+//   mpirun -np 2 vibroimpact sweep examples/pinned_beam_frequency_sweep/case.prm
 //   vibroimpact parameters
 //
 // Exit codes: 0 success, 2 bad input (one line naming file, parameter and reason),
@@ -36,6 +38,12 @@ int main(int argc, char **argv)
   CLI::App *simulate = program.add_subcommand(
     "simulate", "time history by the Moreau–Jean scheme (LCPs by Siconos, optional energy correction)");
   add_common(simulate);
+  CLI::App *compare = program.add_subcommand(
+    "compare", "the same case through several solvers (Moreau–Jean FE, modal CoR), with a difference report");
+  add_common(compare);
+  CLI::App *sweep = program.add_subcommand(
+    "sweep", "Poincaré sections over one swept parameter (bifurcation diagram); runs on MPI ranks");
+  add_common(sweep);
   CLI::App *converge =
     program.add_subcommand("converge", "mesh convergence table of natural frequencies with observed rates");
   add_common(converge);
@@ -54,7 +62,7 @@ int main(int argc, char **argv)
   if (argc > 1 && argv[1][0] != '-' && !is_verb(argv[1]))
     {
       std::cerr << "vibroimpact: error: unknown verb '" << argv[1]
-                << "' (modes, simulate, converge, parameters; see vibroimpact --help)\n";
+                << "' (modes, simulate, compare, sweep, converge, parameters; see vibroimpact --help)\n";
       return io::exit_bad_input;
     }
 
@@ -78,6 +86,10 @@ int main(int argc, char **argv)
         return app::run_simulate(options);
       if (*converge)
         return app::run_converge(options);
+      if (*compare)
+        return app::run_compare(options);
+      if (*sweep)
+        return app::run_sweep(options, argc, argv);
       if (*parameters)
         return app::print_parameters(verb_for_parameters);
     }

@@ -14,7 +14,7 @@
 #include <deal.II/base/parameter_handler.h>
 #include <deal.II/base/timer.h>
 
-#include "verbs.h"
+#include "case_file.h"
 
 #include <cmath>
 #include <cstdio>
@@ -25,36 +25,12 @@ namespace vibroimpact::app
 {
   namespace
   {
-    struct Case
-    {
-      structure::CaseDescription        description;
-      studies::ModalConvergenceSettings convergence;
-      integrators::IntegratorSettings   integrator;
-    };
-
     void declare_all(io::ParameterFile &file)
     {
       structure::declare_case_parameters(file);
       integrators::declare_integrator_parameters(file);
       studies::declare_convergence_parameters(file);
-    }
-
-    // Everything is read and checked here, before any output exists.
-    Case read_case(const CommonOptions &options)
-    {
-      io::ParameterFile file(options.case_file, structure::case_families(), options.overrides);
-      declare_all(file);
-      file.parse();
-      Case c;
-      c.description = structure::parse_case_parameters(file);
-      c.integrator  = integrators::parse_integrator_parameters(file);
-      c.convergence = studies::parse_convergence_parameters(file);
-      return c;
-    }
-
-    std::string output_directory(const CommonOptions &options, const structure::CaseDescription &description)
-    {
-      return options.output.empty() ? "output/" + description.name : options.output;
+      studies::declare_sweep_parameters(file);
     }
 
     // The scalar displacement of each drawn point along its body's motion direction.
@@ -88,6 +64,24 @@ namespace vibroimpact::app
       io::write_markers(out / "contacts.vtu", points, gaps, "gap0");
     }
   } // namespace
+
+  Case read_case(const CommonOptions &options)
+  {
+    io::ParameterFile file(options.case_file, structure::case_families(), options.overrides);
+    declare_all(file);
+    file.parse();
+    Case c;
+    c.description = structure::parse_case_parameters(file);
+    c.integrator  = integrators::parse_integrator_parameters(file);
+    c.convergence = studies::parse_convergence_parameters(file);
+    c.sweep       = studies::parse_sweep_parameters(file);
+    return c;
+  }
+
+  std::string output_directory(const CommonOptions &options, const structure::CaseDescription &description)
+  {
+    return options.output.empty() ? "output/" + description.name : options.output;
+  }
 
   int run_modes(const CommonOptions &options)
   {
@@ -191,14 +185,18 @@ namespace vibroimpact::app
 
   int print_parameters(const std::string &verb)
   {
-    if (!verb.empty() && verb != "modes" && verb != "converge" && verb != "simulate")
-      throw io::InputError("command line", "parameters " + verb, "unknown verb (modes, simulate, converge)");
+    if (!verb.empty() && verb != "modes" && verb != "converge" && verb != "simulate" && verb != "sweep" &&
+        verb != "compare")
+      throw io::InputError("command line", "parameters " + verb,
+                           "unknown verb (modes, simulate, compare, sweep, converge)");
     auto file = io::ParameterFile::documentation(structure::case_families());
     structure::declare_case_parameters(file);
     if (verb.empty() || verb == "simulate")
       integrators::declare_integrator_parameters(file);
     if (verb.empty() || verb == "converge")
       studies::declare_convergence_parameters(file);
+    if (verb.empty() || verb == "sweep")
+      studies::declare_sweep_parameters(file);
     std::cout << "# vibroimpact parameters. Families of subsections are named by the user:\n"
               << "# 'subsection Body beam', 'subsection Contact tip'; <name> stands for that name.\n";
     file.handler().print_parameters(std::cout, dealii::ParameterHandler::Text);
