@@ -1,0 +1,123 @@
+// Steps per second of the Moreau–Jean stepper on a pinned–pinned beam hitting one obstacle
+// (the pinned_beam_obstacle example set in motion towards the obstacle, e = 1, θ = 1/2), from
+// 100 to 20 000 DoFs, against a bare loop that does only what any implicit linear step must do:
+// one solve with the factored W (Eigen SimplicialLDLT) and one sparse matrix–vector product.
+//
+//   cmake --build build-ex -j1 --target stepper_bench
+//   build-ex/bench/stepper_bench --benchmark_counters_tabular=true
+//
+// Each benchmark iteration is one step; the state keeps advancing across iterations, so the
+// steps measured include contact phases (counter `active`: fraction of steps with an LCP).
+// The goal (issue 3): MoreauJean ≤ 2× the bare loop, growth linear in n. doc/performance.md.
+#include <vibroimpact/integrators/moreau_jean.h>
+#include <vibroimpact/structure/model_builder.h>
+
+#include <benchmark/benchmark.h>
+
+#include <Eigen/SparseCholesky>
+
+using namespace vibroimpact;
+
+namespace
+{
+  constexpr double time_step = 1e-4;
+
+  // n_elements Hermite elements: 2 n_elements DoFs once the pinned ends are eliminated.
+  structure::CaseDescription beam_on_obstacle(const unsigned int n_elements)
+  {
+    structure::CaseDescription c;
+    c.name = "stepper_bench";
+    structure::BodyDescription beam;
+    beam.name                 = "beam";
+    beam.type                 = structure::BodyType::beam;
+    beam.length               = 1.0;
+    beam.stiffness            = 1.0;
+    beam.mass_per_length      = 1.0;
+    beam.n_elements           = n_elements;
+    beam.left                 = structure::EndCondition::pinned;
+    beam.right                = structure::EndCondition::pinned;
+    beam.initial_velocity     = "-20*sin(pi*x)"; // towards the obstacle: contact in the first step
+    c.bodies                  = {beam};
+    structure::ContactDescription obstacle;
+    obstacle.name        = "obstacle";
+    obstacle.point       = {"beam", 0.4};
+    obstacle.gap         = 0.0;
+    obstacle.side        = structure::ContactSide::below;
+    obstacle.restitution = 1.0;
+    c.contacts           = {obstacle};
+    return c;
+  }
+
+  void moreau_jean(benchmark::State &bench)
+  {
+    const auto model = structure::build_model(beam_on_obstacle(bench.range(0)));
+    integrators::IntegratorSettings s;
+    s.theta     = 0.5;
+    s.time_step = time_step;
+    const integrators::MoreauJean osi(model, s);
+    auto                          state  = osi.initial_state();
+    unsigned long                 active = 0, steps = 0;
+    for (auto _ : bench)
+      {
+        const auto report = osi.step(state);
+        active += report.lcp_solved ? 1 : 0;
+        ++steps;
+        benchmark::DoNotOptimize(state.v.data());
+      }
+    bench.counters["dofs"]   = model.n_dofs();
+    bench.counters["active"] = steps ? double(active) / double(steps) : 0.0;
+    bench.counters["steps/s"] = benchmark::Counter(double(steps), benchmark::Counter::kIsRate);
+    bench.SetComplexityN(model.n_dofs());
+  }
+
+  // The θ = 1/2 step of the same model without contact, written as one product and one solve:
+  //   v+ = W⁻¹ [−hK | M − h²/4 K] (u, v),   u+ = u + h/2 (v + v+),   W = M + h²/4 K.
+  void bare_loop(benchmark::State &bench)
+  {
+    const auto   model = structure::build_model(beam_on_obstacle(bench.range(0)));
+    const auto  &M = model.mass, &K = model.stiffness;
+    const double h = time_step;
+    const Eigen::Index n = M.rows();
+    Eigen::SparseMatrix<double> W = M + (0.25 * h * h) * K;
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(W);
+    if (ldlt.info() != Eigen::Success)
+      {
+        bench.SkipWithError("W not factored");
+        return;
+      }
+    const Eigen::SparseMatrix<double> B = M - (0.25 * h * h) * K;
+    const Eigen::SparseMatrix<double> minus_hK = -h * K;
+    std::vector<Eigen::Triplet<double>> entries;
+    for (Eigen::Index k = 0; k < n; ++k)
+      {
+        for (Eigen::SparseMatrix<double>::InnerIterator it(minus_hK, k); it; ++it)
+          entries.emplace_back(it.row(), it.col(), it.value());
+        for (Eigen::SparseMatrix<double>::InnerIterator it(B, k); it; ++it)
+          entries.emplace_back(it.row(), n + it.col(), it.value());
+      }
+    Eigen::SparseMatrix<double> A(n, 2 * n);
+    A.setFromTriplets(entries.begin(), entries.end());
+
+    Eigen::VectorXd x(2 * n), rhs(n), v_plus(n);
+    x << model.initial_displacement, model.initial_velocity;
+    unsigned long steps = 0;
+    for (auto _ : bench)
+      {
+        rhs.noalias() = A * x;
+        v_plus        = ldlt.solve(rhs);
+        x.head(n) += (0.5 * h) * (x.tail(n) + v_plus);
+        x.tail(n) = v_plus;
+        ++steps;
+        benchmark::DoNotOptimize(x.data());
+      }
+    bench.counters["dofs"]    = double(n);
+    bench.counters["steps/s"] = benchmark::Counter(double(steps), benchmark::Counter::kIsRate);
+    bench.SetComplexityN(n);
+  }
+} // namespace
+
+// 50 … 10 000 elements: 100 … 20 000 DoFs.
+#define STEPPER_SIZES Arg(50)->Arg(100)->Arg(250)->Arg(500)->Arg(1000)->Arg(2500)->Arg(5000)->Arg(10000)
+BENCHMARK(moreau_jean)->STEPPER_SIZES->Unit(benchmark::kMicrosecond)->Complexity(benchmark::oN);
+BENCHMARK(bare_loop)->STEPPER_SIZES->Unit(benchmark::kMicrosecond)->Complexity(benchmark::oN);
+BENCHMARK_MAIN();
