@@ -1,13 +1,8 @@
 // Small builders of case descriptions shared by the tests.
 #pragma once
 
-#include <vibroimpact/integrators/integrator_parameters.h>
-#include <vibroimpact/integrators/integrator_settings.h>
-#include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/structure/case_description.h>
-#include <vibroimpact/structure/case_parameters.h>
-#include <vibroimpact/studies/modal_convergence.h>
-#include <vibroimpact/studies/parameter_sweep.h>
+#include <vibroimpact/studies/case_file.h>
 
 #include <string>
 #include <vector>
@@ -15,24 +10,10 @@
 namespace vibroimpact::test_cases
 {
   // A case file read as the program reads it (all sections declared), with overrides.
-  struct LoadedCase
-  {
-    structure::CaseDescription      description;
-    integrators::IntegratorSettings integrator;
-  };
-
+  using LoadedCase = studies::CaseFile;
   inline LoadedCase load_case(const std::string &path, const std::vector<std::string> &overrides = {})
   {
-    io::ParameterFile file(path, structure::case_families(), overrides);
-    structure::declare_case_parameters(file);
-    integrators::declare_integrator_parameters(file);
-    studies::declare_convergence_parameters(file);
-    studies::declare_sweep_parameters(file);
-    file.parse();
-    LoadedCase loaded;
-    loaded.description = structure::parse_case_parameters(file);
-    loaded.integrator  = integrators::parse_integrator_parameters(file);
-    return loaded;
+    return studies::read_case_file(path, overrides);
   }
 
   // An example's case file, from the source tree.

@@ -1,11 +1,7 @@
-// A case file read by the program: every module's parameters declared, read and checked
-// before anything is written.
+// A case file read by the program (studies::read_case_file), and where its output goes.
 #pragma once
 
-#include <vibroimpact/integrators/integrator_settings.h>
-#include <vibroimpact/structure/case_description.h>
-#include <vibroimpact/studies/modal_convergence.h>
-#include <vibroimpact/studies/parameter_sweep.h>
+#include <vibroimpact/studies/case_file.h>
 
 #include "verbs.h"
 
@@ -13,15 +9,12 @@
 
 namespace vibroimpact::app
 {
-  struct Case
-  {
-    structure::CaseDescription        description;
-    integrators::IntegratorSettings   integrator;
-    studies::ModalConvergenceSettings convergence;
-    studies::SweepSettings            sweep;
-  };
+  using Case = studies::CaseFile;
 
-  Case read_case(const CommonOptions &options);
+  inline Case read_case(const CommonOptions &options)
+  {
+    return studies::read_case_file(options.case_file, options.overrides);
+  }
 
   // -o, or output/<Model/Name>.
   std::string output_directory(const CommonOptions &options, const structure::CaseDescription &description);

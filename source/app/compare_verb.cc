@@ -1,13 +1,49 @@
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/output_folder.h>
+#include <vibroimpact/structure/model_builder.h>
+#include <vibroimpact/studies/solver_comparison.h>
 
-#include "verbs.h"
+#include "case_file.h"
 
-#include <stdexcept>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
 
 namespace vibroimpact::app
 {
-  int run_compare(const CommonOptions &)
+  int run_compare(const CommonOptions &options)
   {
-    throw std::runtime_error("compare: not built yet");
+    const Case c     = read_case(options);
+    const auto model = structure::build_model(c.description);
+    auto       stepper = c.integrator;
+    stepper.method     = "moreau-jean"; // Integrator/Method may name the reference
+
+    io::OutputFolder                                out(output_directory(options, c.description));
+    std::map<std::string, studies::ResponseRecord> records;
+    for (const auto &solver : c.comparison.solvers)
+      {
+        const auto directory = out.staging() / solver;
+        std::filesystem::create_directories(directory);
+        records[solver] = solver == "moreau-jean" ?
+                            studies::record_moreau_jean(model, stepper, directory, options.quiet) :
+                            studies::record_modal_restitution(model, c.modal_restitution, directory);
+      }
+
+    std::ofstream report(out / "comparison.txt");
+    const auto   &reference = records.at(c.comparison.reference);
+    for (const auto &solver : c.comparison.solvers)
+      {
+        if (solver == c.comparison.reference)
+          continue;
+        const auto difference =
+          studies::compare_responses(reference, records.at(solver), c.comparison, c.integrator.final_time);
+        studies::write_report(report, difference);
+        studies::write_report(std::cout, difference);
+        studies::write_matches_csv(out / ("impacts_" + solver + ".csv"), difference);
+      }
+    report.close();
+    out.commit();
+    return io::exit_success;
   }
 } // namespace vibroimpact::app

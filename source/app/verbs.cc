@@ -1,4 +1,5 @@
 #include <vibroimpact/integrators/integrator_parameters.h>
+#include <vibroimpact/integrators/modal_restitution_parameters.h>
 #include <vibroimpact/integrators/simulation.h>
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/input_error.h>
@@ -25,14 +26,6 @@ namespace vibroimpact::app
 {
   namespace
   {
-    void declare_all(io::ParameterFile &file)
-    {
-      structure::declare_case_parameters(file);
-      integrators::declare_integrator_parameters(file);
-      studies::declare_convergence_parameters(file);
-      studies::declare_sweep_parameters(file);
-    }
-
     // The scalar displacement of each drawn point along its body's motion direction.
     model::Vector along_motion(const model::OutputGeometry &geometry, const model::Vector &u)
     {
@@ -64,19 +57,6 @@ namespace vibroimpact::app
       io::write_markers(out / "contacts.vtu", points, gaps, "gap0");
     }
   } // namespace
-
-  Case read_case(const CommonOptions &options)
-  {
-    io::ParameterFile file(options.case_file, structure::case_families(), options.overrides);
-    declare_all(file);
-    file.parse();
-    Case c;
-    c.description = structure::parse_case_parameters(file);
-    c.integrator  = integrators::parse_integrator_parameters(file);
-    c.convergence = studies::parse_convergence_parameters(file);
-    c.sweep       = studies::parse_sweep_parameters(file);
-    return c;
-  }
 
   std::string output_directory(const CommonOptions &options, const structure::CaseDescription &description)
   {
@@ -150,6 +130,16 @@ namespace vibroimpact::app
   {
     const Case c     = read_case(options);
     const auto model = structure::build_model(c.description);
+    if (c.integrator.method == "modal-cor")
+      {
+        io::OutputFolder out(output_directory(options, c.description));
+        const auto summary = integrators::run_modal_restitution_simulation(model, c.modal_restitution, out.staging());
+        out.commit();
+        std::printf("%s: modal coefficient-of-restitution reference, %u modes\n", model.name.c_str(),
+                    c.modal_restitution.n_modes);
+        integrators::print_summary(std::cout, summary);
+        return io::exit_success;
+      }
     if (!options.quiet)
       std::printf("%s: %u DoFs, %u elements, %zu contacts, Moreau–Jean theta = %g, h = %g, to t = %g\n",
                   model.name.c_str(), unsigned(model.n_dofs()), model.n_elements, model.contacts.size(),
@@ -191,8 +181,13 @@ namespace vibroimpact::app
                            "unknown verb (modes, simulate, compare, sweep, converge)");
     auto file = io::ParameterFile::documentation(structure::case_families());
     structure::declare_case_parameters(file);
-    if (verb.empty() || verb == "simulate")
-      integrators::declare_integrator_parameters(file);
+    if (verb.empty() || verb == "simulate" || verb == "compare" || verb == "sweep")
+      {
+        integrators::declare_integrator_parameters(file);
+        integrators::declare_modal_restitution_parameters(file);
+      }
+    if (verb.empty() || verb == "compare")
+      studies::declare_comparison_parameters(file);
     if (verb.empty() || verb == "converge")
       studies::declare_convergence_parameters(file);
     if (verb.empty() || verb == "sweep")

@@ -19,7 +19,8 @@ namespace vibroimpact::integrators
     auto &prm = file.handler();
     prm.enter_subsection("Integrator");
     prm.declare_entry("Method", "moreau-jean", Anything(),
-                      "Time integrator: moreau-jean (θ-method with Newton impacts, LCP by Siconos).");
+                      "moreau-jean: the θ-method with Newton impacts, LCPs by Siconos, on the FE model; modal-cor: "
+                      "the event-driven modal coefficient-of-restitution reference (subsection Modal restitution).");
     prm.declare_entry("Theta", "0.5", Double(),
                       "θ in [0.5, 1]: 0.5 conserves energy between impacts; above 0.5 damps high "
                       "frequencies (numerical dissipation, reported in history.csv).");
@@ -53,8 +54,8 @@ namespace vibroimpact::integrators
     IntegratorSettings s;
 
     s.method = section.text("Method");
-    if (s.method != "moreau-jean")
-      fail("Method", "must be moreau-jean, got '" + s.method + "'");
+    if (s.method != "moreau-jean" && s.method != "modal-cor")
+      fail("Method", "must be moreau-jean or modal-cor, got '" + s.method + "'");
     s.theta      = section.in_range("Theta", 0.5, 1.0);
     s.gamma      = section.in_range("Gamma", 0.0, 1.0);
     s.time_step  = section.positive("Time step");

@@ -13,9 +13,7 @@
 
 namespace vibroimpact::integrators
 {
-  namespace
-  {
-    std::vector<std::string> history_columns(const model::StructuralModel &model)
+  std::vector<std::string> history_columns(const model::StructuralModel &model)
     {
       std::vector<std::string> columns{"time", "kinetic_energy", "potential_energy", "total_energy",
                                        "external_work", "damping_dissipation", "impact_dissipation",
@@ -32,12 +30,12 @@ namespace vibroimpact::integrators
         columns.push_back("v_" + p.name);
       return columns;
     }
-  } // namespace
 
   SimulationSummary run_simulation(const model::StructuralModel &model,
                                    const IntegratorSettings     &settings,
                                    const std::filesystem::path  &output_dir,
-                                   const bool                    quiet)
+                                   const bool                    quiet,
+                                   const StepObserver           &observer)
   {
     const auto start = std::chrono::steady_clock::now();
     const MoreauJean osi(model, settings);
@@ -119,6 +117,8 @@ namespace vibroimpact::integrators
             summary.largest_beta = std::max(summary.largest_beta, std::abs(report.energy.correction_beta));
           }
         ledger.record(report.energy, osi.kinetic_energy(state.v), osi.potential_energy(state.u));
+        if (observer)
+          observer(state, report);
         impulse = report.impulse;
         beta    = report.energy.correction_beta;
         // Every step with a correction gets its row, so that every beta is in history.csv.

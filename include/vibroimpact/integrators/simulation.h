@@ -4,10 +4,15 @@
 #pragma once
 
 #include <vibroimpact/integrators/integrator_settings.h>
+#include <vibroimpact/integrators/modal_restitution.h>
+#include <vibroimpact/integrators/moreau_jean.h>
 #include <vibroimpact/model/structural_model.h>
 
 #include <filesystem>
+#include <functional>
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace vibroimpact::integrators
 {
@@ -33,10 +38,28 @@ namespace vibroimpact::integrators
   // Writes output_dir/history.csv (and solution.pvd + .vtu when settings.frames_every > 0).
   // Throws NumericalFailure (moreau_jean.h) if every LCP solver fails at some step; LCP
   // fallbacks are reported on stderr with the step, the time and the residuals.
+  // Called after every step with the new state and what happened in the step.
+  using StepObserver = std::function<void(const State &, const StepReport &)>;
+
+  // Moreau–Jean from the model's initial state to the final time: history.csv (and
+  // solution.pvd) in output_dir.
   SimulationSummary run_simulation(const model::StructuralModel &model,
                                    const IntegratorSettings     &settings,
                                    const std::filesystem::path  &output_dir,
-                                   bool                          quiet);
+                                   bool                          quiet,
+                                   const StepObserver           &observer = {});
+
+  // The modal coefficient-of-restitution reference, written to the same history.csv columns.
+  // Entries it does not track (external work, damping dissipation, the balance of a forced
+  // run) are NaN; impulse_<c> is the impulse delivered since the previous row (impacts, and the
+  // sticking multiplier times the time stuck).
+  SimulationSummary run_modal_restitution_simulation(const model::StructuralModel   &model,
+                                                     const ModalRestitutionSettings &settings,
+                                                     const std::filesystem::path    &output_dir,
+                                                     ModalRestitutionHistory        *history = nullptr);
+
+  // The columns of history.csv, for a model's contacts and probes.
+  std::vector<std::string> history_columns(const model::StructuralModel &model);
 
   void print_summary(std::ostream &out, const SimulationSummary &summary);
 } // namespace vibroimpact::integrators
