@@ -239,3 +239,9 @@ TEST_F(BadInput, UnknownVerb)
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.error.find("unknown verb 'simulat'"), std::string::npos) << result.error;
 }
+
+TEST_F(BadInput, UnknownSubsection)
+{
+  expect_rejected(std::string(valid_case) + "subsection Integratr\n  set Theta = 0.5\nend\n", "Integratr",
+                  "no such subsection");
+}

@@ -208,7 +208,9 @@ namespace vibroimpact::io
     catch (const dealii::ExceptionBase &e)
       {
         const std::string message = message_of(e);
-        static const std::regex located(R"(Line <(\d+)> of file <[^>]*>:? ?(.*))");
+        // deal.II writes "Line <n> of file <name>: why" (for an unknown subsection without the
+        // closing '>').
+        static const std::regex located(R"(Line <(\d+)> of file <[^>:]*>?:? ?(.*))");
         std::smatch match;
         if (std::regex_search(message, match, located))
           {
