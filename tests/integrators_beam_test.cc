@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -17,27 +19,7 @@ namespace
 {
   structure::CaseDescription pinned_beam(const double restitution, const unsigned int n_elements)
   {
-    structure::CaseDescription c;
-    c.name = "pinned_beam";
-    structure::BodyDescription beam;
-    beam.name                 = "beam";
-    beam.type                 = structure::BodyType::beam;
-    beam.length               = 1.0;
-    beam.stiffness            = 1.0;
-    beam.mass_per_length      = 1.0;
-    beam.n_elements           = n_elements;
-    beam.left                 = structure::EndCondition::pinned;
-    beam.right                = structure::EndCondition::pinned;
-    beam.initial_displacement = "3*sin(pi*x)";
-    c.bodies                  = {beam};
-    structure::ContactDescription obstacle;
-    obstacle.name        = "obstacle";
-    obstacle.point       = {"beam", 0.4};
-    obstacle.gap         = 0.0;
-    obstacle.side        = structure::ContactSide::below;
-    obstacle.restitution = restitution;
-    c.contacts           = {obstacle};
-    return c;
+    return test_cases::pinned_beam_on_obstacle(n_elements, restitution);
   }
 
   struct Checks
@@ -123,7 +105,9 @@ namespace
     c.loads           = {load};
     const auto m = structure::build_model(c);
     if (modal)
-      EXPECT_FALSE(m.modal_damping.empty());
+      {
+        EXPECT_FALSE(m.modal_damping.empty());
+      }
 
     integrators::IntegratorSettings s;
     s.theta                = 0.6;

@@ -16,25 +16,9 @@ using structure::EndCondition;
 
 namespace
 {
-  // Pinned–pinned unit beam (EI = rho A = 1), obstacle below x = 0.4 with gap 0 (Section 3).
   structure::CaseDescription pinned_beam(const std::string &w0, const double restitution)
   {
-    structure::CaseDescription c;
-    c.name   = "pinned_beam";
-    c.bodies = {test_cases::beam("beam", 64, EndCondition::pinned, EndCondition::pinned)};
-    c.bodies[0].initial_displacement = w0;
-    structure::ContactDescription obstacle;
-    obstacle.name        = "obstacle";
-    obstacle.point       = {"beam", 0.4};
-    obstacle.gap         = 0.0;
-    obstacle.side        = structure::ContactSide::below;
-    obstacle.restitution = restitution;
-    c.contacts           = {obstacle};
-    structure::ProbeDescription probe;
-    probe.name  = "x04";
-    probe.point = {"beam", 0.4};
-    c.probes    = {probe};
-    return c;
+    return test_cases::pinned_beam_on_obstacle(64, restitution, w0);
   }
 
   // A unit mass on a spring k to the ground, a stop at its equilibrium (gap 0, below).

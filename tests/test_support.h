@@ -73,6 +73,26 @@ namespace vibroimpact::test_cases
     return element;
   }
 
+  // The pinned–pinned unit beam of Vyasarayani et al., Section 3 (EI = rho A = L = 1), an
+  // obstacle below x = 0.4 at gap 0, and a probe at the contact point.
+  inline structure::CaseDescription pinned_beam_on_obstacle(unsigned int       n_elements,
+                                                            double             restitution,
+                                                            const std::string &w0 = "3*sin(pi*x)")
+  {
+    structure::CaseDescription c;
+    c.name   = "pinned_beam";
+    c.bodies = {beam("beam", n_elements, structure::EndCondition::pinned, structure::EndCondition::pinned)};
+    c.bodies[0].initial_displacement = w0;
+    structure::ContactDescription obstacle;
+    obstacle.name        = "obstacle";
+    obstacle.point       = {"beam", 0.4};
+    obstacle.side        = structure::ContactSide::below;
+    obstacle.restitution = restitution;
+    c.contacts           = {obstacle};
+    c.probes             = {{"x04", {"beam", 0.4}}};
+    return c;
+  }
+
   // wall - k1 - m1 - k2 - m2, a stop at gap d on m2 (the seed talk's 2-DOF benchmark).
   inline structure::CaseDescription two_dof_chain(double m = 1, double k = 1, double gap = 0.1)
   {
