@@ -61,6 +61,7 @@ namespace vibroimpact::integrators
       }
 
     SimulationSummary summary;
+    summary.method         = "modal-cor";
     summary.steps          = history.ode_steps;
     summary.impacts        = history.impacts.size();
     for (const auto &phase : history.sticking)

@@ -147,17 +147,20 @@ namespace vibroimpact::integrators
 
   void print_summary(std::ostream &out, const SimulationSummary &s)
   {
-    out << "steps                  " << s.steps << "\n"
+    const bool stepper = s.method == "moreau-jean";
+    out << (stepper ? "steps                  " : "ODE steps              ") << s.steps << "\n"
         << "impacts                " << s.impacts << "\n"
-        << "sticking time          " << s.sticking_time << "\n"
-        << "LCP solves             " << s.lcp_solves << " (fallbacks " << s.lcp_fallbacks
-        << ", failures " << s.lcp_failures << ")\n"
-        << "energy corrections     " << s.corrections << " (largest |beta| " << s.largest_beta << ")\n"
-        << "energy                 " << s.initial_energy << " -> " << s.final_energy << "\n"
+        << "sticking time          " << s.sticking_time << "\n";
+    if (stepper)
+      out << "LCP solves             " << s.lcp_solves << " (fallbacks " << s.lcp_fallbacks
+          << ", failures " << s.lcp_failures << ")\n"
+          << "energy corrections     " << s.corrections << " (largest |beta| " << s.largest_beta << ")\n";
+    out << "energy                 " << s.initial_energy << " -> " << s.final_energy << "\n"
         << "energy balance error   " << s.balance_error << " (relative " << s.relative_balance_error
-        << ")\n"
-        << "VTK frames             " << s.frames << "\n"
-        << "wall time              " << s.wall_time << " s (" << s.steps_per_second
-        << " steps/s)\n";
+        << ")\n";
+    if (stepper)
+      out << "VTK frames             " << s.frames << "\n";
+    out << "wall time              " << s.wall_time << " s (" << s.steps_per_second
+        << (stepper ? " steps/s)\n" : " ODE steps/s)\n");
   }
 } // namespace vibroimpact::integrators

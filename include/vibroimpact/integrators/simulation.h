@@ -18,6 +18,7 @@ namespace vibroimpact::integrators
 {
   struct SimulationSummary
   {
+    std::string   method         = "moreau-jean";
     unsigned long steps          = 0;
     unsigned long impacts        = 0;   // a contact's impulse becomes positive
     double        sticking_time  = 0.0; // time with an impulse that persists from the step before
