@@ -1,13 +1,469 @@
+#include <vibroimpact/integrators/modal_restitution.h>
+#include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_file.h>
+#include <vibroimpact/io/parameter_section.h>
+#include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/studies/parameter_sweep.h>
+
+#include <deal.II/base/parameter_handler.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <map>
+#include <stdexcept>
 
 namespace vibroimpact::studies
 {
-  void declare_sweep_parameters(io::ParameterFile &)
-  {}
+  using dealii::Patterns::Anything;
+  using dealii::Patterns::Double;
+  using dealii::Patterns::Integer;
 
-  SweepSettings parse_sweep_parameters(io::ParameterFile &)
+  namespace
   {
-    return {};
+    const std::map<std::string, SweptParameter> parameter_names{{"forcing frequency", SweptParameter::forcing_frequency},
+                                                                {"gap", SweptParameter::gap},
+                                                                {"amplitude", SweptParameter::amplitude}};
+    const std::map<std::string, FrequencyUnit> unit_names{{"rad/s", FrequencyUnit::rad_per_s},
+                                                          {"first natural frequency",
+                                                           FrequencyUnit::first_natural_frequency}};
+
+    std::vector<double> number_list(const io::ParameterSection &s, const std::string &entry, double low,
+                                    double high, const std::string &range)
+    {
+      std::vector<double> values;
+      for (const auto &item : io::split_list(s.text(entry)))
+        {
+          double      x = NAN;
+          std::size_t used = 0;
+          try
+            {
+              x = std::stod(item, &used);
+            }
+          catch (const std::exception &)
+            {}
+          if (used != item.size() || !(x >= low && x <= high))
+            s.fail(entry, "each value must lie in " + range + ", got '" + item + "'");
+          values.push_back(x);
+        }
+      return values;
+    }
+  } // namespace
+
+  std::string to_string(SweptParameter parameter)
+  {
+    for (const auto &[name, p] : parameter_names)
+      if (p == parameter)
+        return name;
+    return "?";
+  }
+
+  void declare_sweep_parameters(io::ParameterFile &file)
+  {
+    auto &prm = file.handler();
+    prm.enter_subsection("Sweep");
+    prm.declare_entry("Parameter", "forcing frequency", Anything(),
+                      "What is swept: forcing frequency (omega of the harmonic load), gap (g0 of the "
+                      "contact) or amplitude (of the harmonic load).");
+    prm.declare_entry("Load", "", Anything(),
+                      "The harmonic load whose omega or amplitude is swept, and whose period sets the "
+                      "Poincaré sampling; empty: every harmonic load.");
+    prm.declare_entry("Contact", "", Anything(), "The contact whose gap is swept; empty: every contact.");
+    prm.declare_entry("From", "0.5", Double(), "First value.");
+    prm.declare_entry("To", "1.5", Double(), "Last value.");
+    prm.declare_entry("Number of values", "21", Integer(), "Evenly spaced values from From to To (1: From only).");
+    prm.declare_entry("Frequency unit", "first natural frequency", Anything(),
+                      "rad/s or first natural frequency (values are omega/omega_1, omega_1 of the model "
+                      "without contacts); forcing frequency only.");
+    prm.declare_entry("Transient periods", "50", Integer(),
+                      "Forcing periods run from the initial state before any point is recorded.");
+    prm.declare_entry("Recorded periods", "20", Integer(),
+                      "Poincaré points per value: u, v at the probe at t = (transient + k + phase) T, k = 1..this.");
+    prm.declare_entry("Sampling phase", "0", Double(),
+                      "Fraction of the forcing period in [0, 1) at which the points are taken: "
+                      "t = (transient + k + phase) T (rounded to j/S, S <= 360).");
+    prm.declare_entry("Probe", "", Anything(),
+                      "The probe whose displacement and velocity are sampled; empty: the first contact's "
+                      "own coordinate H u (the deflection at the contact point for an obstacle below).");
+    prm.declare_entry("Solver", "modal-cor", Anything(),
+                      "modal-cor: the event-driven modal coefficient-of-restitution method with sticking.");
+    prm.declare_entry("Number of modes", "4", Integer(), "Modes of the modal CoR solver.");
+    prm.declare_entry("Restitution override", "", Anything(),
+                      "R per contact (the last repeats); empty: each contact's Restitution.");
+    prm.declare_entry("Damping ratios", "", Anything(), "Modal damping zeta_j (the last repeats); empty: undamped.");
+    prm.declare_entry("Chatter threshold", "1e-3", Double(),
+                      "epsilon: an impact closer than this in time to the previous one starts sticking.");
+    prm.declare_entry("Tolerance", "1e-10", Double(), "Absolute and relative tolerance of the ODE integrator.");
+    prm.leave_subsection();
+  }
+
+  SweepSettings parse_sweep_parameters(io::ParameterFile &file)
+  {
+    const io::ParameterSection s(file, "Sweep");
+    SweepSettings              r;
+    r.filename       = file.filename();
+    r.parameter      = s.choice("Parameter", parameter_names);
+    r.load           = io::trim(s.text("Load"));
+    r.contact        = io::trim(s.text("Contact"));
+    r.from           = s.number("From");
+    r.to             = s.number("To");
+    r.n_values       = s.count("Number of values", 1);
+    r.frequency_unit = s.choice("Frequency unit", unit_names);
+    if (r.parameter == SweptParameter::forcing_frequency && !(r.from > 0 && r.to > 0))
+      s.fail(r.from > 0 ? "To" : "From", "a forcing frequency must be positive");
+    if (r.parameter == SweptParameter::gap && !(r.from >= 0 && r.to >= 0))
+      s.fail(r.from >= 0 ? "To" : "From", "a gap must not be negative (the initial state would penetrate)");
+    r.transient_periods = s.count("Transient periods", 0);
+    r.recorded_periods  = s.count("Recorded periods", 1);
+    r.sampling_phase    = s.number("Sampling phase");
+    if (!(r.sampling_phase >= 0 && r.sampling_phase < 1))
+      s.fail("Sampling phase", "must lie in [0, 1), got " + s.text("Sampling phase"));
+    r.probe             = io::trim(s.text("Probe"));
+    r.solver            = io::trim(s.text("Solver"));
+    if (r.solver != "modal-cor")
+      s.fail("Solver", "must be modal-cor, got '" + r.solver + "'");
+    r.n_modes        = s.count("Number of modes", 1);
+    r.restitution    = number_list(s, "Restitution override", 0, 1, "[0, 1]");
+    r.damping_ratios = number_list(s, "Damping ratios", 0, 1 - 1e-15, "[0, 1)");
+    r.chatter_threshold = s.positive("Chatter threshold");
+    r.tolerance         = s.positive("Tolerance");
+    if (r.tolerance >= 1e-2)
+      s.fail("Tolerance", "must be below 1e-2, got " + s.text("Tolerance"));
+    return r;
+  }
+
+  void check_sweep(const SweepSettings &s, const model::StructuralModel &model)
+  {
+    const auto fail = [&](const std::string &entry, const std::string &reason) {
+      throw io::InputError(s.filename, "Sweep/" + entry, reason);
+    };
+    const auto harmonic = [&](const model::LoadTerm &l) {
+      return l.time.kind == model::TimeFunction::Kind::harmonic;
+    };
+    if (!s.load.empty())
+      {
+        const auto it = std::find_if(model.loads.begin(), model.loads.end(),
+                                     [&](const auto &l) { return l.name == s.load; });
+        if (it == model.loads.end())
+          fail("Load", "no load named '" + s.load + "'");
+        if (!harmonic(*it))
+          fail("Load", "load '" + s.load + "' is not harmonic (Time dependence = harmonic)");
+      }
+    else if (std::none_of(model.loads.begin(), model.loads.end(), harmonic))
+      fail("Load", "the case has no harmonic load: the Poincaré sampling needs a forcing period");
+    if (s.parameter != SweptParameter::forcing_frequency)
+      for (const auto &l : model.loads)
+        if (harmonic(l) && (s.load.empty() || l.name == s.load) && !(l.time.omega > 0))
+          fail("Load", "load '" + l.name + "' has no angular frequency: the Poincaré period is undefined");
+    if (model.contacts.empty())
+      fail("Contact", "the case has no contact");
+    if (!s.contact.empty() && std::none_of(model.contacts.begin(), model.contacts.end(),
+                                           [&](const auto &c) { return c.name == s.contact; }))
+      fail("Contact", "no contact named '" + s.contact + "'");
+    if (!s.probe.empty() && std::none_of(model.probes.begin(), model.probes.end(),
+                                         [&](const auto &p) { return p.name == s.probe; }))
+      fail("Probe", "no probe named '" + s.probe + "'");
+    if (s.n_modes > model.n_dofs())
+      fail("Number of modes", "the model has only " + std::to_string(model.n_dofs()) + " DoFs, asked for " +
+                                std::to_string(s.n_modes) + " modes");
+    if (s.parameter == SweptParameter::forcing_frequency && s.frequency_unit == FrequencyUnit::rad_per_s &&
+        !(s.from > 0 && s.to > 0))
+      fail("From", "a forcing frequency must be positive");
+  }
+
+  std::vector<double> sweep_values(const SweepSettings &s)
+  {
+    std::vector<double> values(s.n_values);
+    for (unsigned int k = 0; k < s.n_values; ++k)
+      values[k] = s.n_values == 1 ? s.from : s.from + (s.to - s.from) * double(k) / double(s.n_values - 1);
+    if (s.n_values > 1)
+      values.back() = s.to;
+    return values;
+  }
+
+  ParameterSweep::ParameterSweep(const model::StructuralModel &model, SweepSettings settings)
+    : model_(model)
+    , settings_(std::move(settings))
+    , values_(sweep_values(settings_))
+  {
+    check_sweep(settings_, model_);
+    for (std::size_t k = 0; k < model_.loads.size(); ++k)
+      if (model_.loads[k].time.kind == model::TimeFunction::Kind::harmonic &&
+          (settings_.load.empty() || model_.loads[k].name == settings_.load))
+        loads_.push_back(k);
+    for (std::size_t i = 0; i < model_.contacts.size(); ++i)
+      if (settings_.contact.empty() || model_.contacts[i].name == settings_.contact)
+        contacts_.push_back(i);
+    omega1_ = model::compute_modes(model_.mass, model_.stiffness, 1).omegas[0];
+    if (settings_.parameter == SweptParameter::forcing_frequency &&
+        settings_.frequency_unit == FrequencyUnit::first_natural_frequency && !(omega1_ > 0))
+      throw io::InputError(settings_.filename, "Sweep/Frequency unit",
+                           "the model has a rigid-body mode (omega_1 = 0): give frequencies in rad/s");
+
+    // Default probe: the first contact's own coordinate H u.
+    if (settings_.probe.empty())
+      {
+        model::Probe p;
+        p.name = "contact " + model_.contacts.front().name;
+        p.row  = model_.contacts.front().row;
+        model_.probes.push_back(p);
+        settings_.probe = p.name;
+      }
+  }
+
+  double ParameterSweep::forcing_omega(unsigned int index) const
+  {
+    if (settings_.parameter == SweptParameter::forcing_frequency)
+      return settings_.frequency_unit == FrequencyUnit::first_natural_frequency ? values_.at(index) * omega1_ :
+                                                                                   values_.at(index);
+    return model_.loads[loads_.front()].time.omega;
+  }
+
+  model::StructuralModel ParameterSweep::model_for(unsigned int index) const
+  {
+    model::StructuralModel m     = model_;
+    const double           value = values_.at(index);
+    switch (settings_.parameter)
+      {
+        case SweptParameter::forcing_frequency:
+          for (const auto k : loads_)
+            m.loads[k].time.omega = forcing_omega(index);
+          break;
+        case SweptParameter::amplitude:
+          for (const auto k : loads_)
+            m.loads[k].time.amplitude = value;
+          break;
+        case SweptParameter::gap:
+          for (const auto i : contacts_)
+            m.contacts[i].gap0 = value;
+          break;
+      }
+    return m;
+  }
+
+  SweepValueResult ParameterSweep::run_value(unsigned int index, unsigned int rank) const
+  {
+    const auto         start     = std::chrono::steady_clock::now();
+    const std::clock_t cpu_start = std::clock();
+
+    SweepValueResult r;
+    r.index = index;
+    r.value = values_.at(index);
+    r.omega = forcing_omega(index);
+    r.rank  = rank;
+
+    const model::StructuralModel m = model_for(index);
+    const double                 T = 2 * M_PI / r.omega;
+
+    // Outputs every T/S, S the smallest with phase = j/S: point k is output row S (n0 + k) + j.
+    unsigned int S = 1, j = 0;
+    for (; S < 360; ++S)
+      if (std::abs(settings_.sampling_phase * S - std::round(settings_.sampling_phase * S)) < 1e-9)
+        break;
+    j = static_cast<unsigned int>(std::lround(settings_.sampling_phase * S)) % S;
+    const unsigned long n0   = settings_.transient_periods;
+    const unsigned long last = S * (n0 + settings_.recorded_periods) + j; // the final output row
+
+    integrators::ModalRestitutionSettings s;
+    s.n_modes            = settings_.n_modes;
+    s.damping_ratios     = settings_.damping_ratios;
+    s.epsilon            = settings_.chatter_threshold;
+    s.absolute_tolerance = settings_.tolerance;
+    s.relative_tolerance = settings_.tolerance;
+    s.output_interval    = T / S;
+    s.final_time         = last * s.output_interval; // the same product as the solver's k * interval
+    if (!settings_.restitution.empty())
+      for (std::size_t i = 0; i < m.contacts.size(); ++i)
+        s.restitution.push_back(settings_.restitution[std::min(i, settings_.restitution.size() - 1)]);
+
+    const auto h = integrators::ModalRestitution(m, s).run();
+
+    std::size_t probe = 0;
+    while (m.probes[probe].name != settings_.probe)
+      ++probe;
+    if (h.times.size() != last + 1)
+      throw std::runtime_error("sweep: expected " + std::to_string(last + 1) + " output times, got " +
+                               std::to_string(h.times.size()));
+
+    const double t0 = h.times[S * n0 + j], t1 = h.times[last];
+    const auto   stuck_at = [&](double t) {
+      return std::any_of(h.sticking.begin(), h.sticking.end(),
+                         [t](const auto &phase) { return phase.start <= t && t <= phase.end; });
+    };
+    for (unsigned int k = 1; k <= settings_.recorded_periods; ++k)
+      {
+        const std::size_t row = S * (n0 + k) + j;
+        PoincarePoint     p;
+        p.period = k;
+        p.time   = h.times.at(row);
+        p.u      = h.probe_displacement.at(row).at(probe);
+        p.v      = h.probe_velocity.at(row).at(probe);
+        p.gap    = *std::min_element(h.gaps.at(row).begin(), h.gaps.at(row).end());
+        p.stuck  = stuck_at(p.time);
+        r.points.push_back(p);
+      }
+    for (const auto &e : h.impacts)
+      if (e.time > t0)
+        {
+          ImpactPoint ip;
+          ip.time     = e.time;
+          ip.phase    = std::fmod(e.time / T, 1.0);
+          ip.contact  = e.contact;
+          ip.velocity = e.pre_velocity;
+          ip.sticks   = e.starts_sticking;
+          r.impact_points.push_back(ip);
+        }
+    r.impacts = r.impact_points.size();
+
+    // Union of the sticking phases of all contacts, clipped to the recorded window.
+    std::vector<std::pair<double, double>> phases;
+    for (const auto &phase : h.sticking)
+      if (phase.end > t0 && phase.start < t1)
+        phases.emplace_back(std::max(phase.start, t0), std::min(phase.end, t1));
+    std::sort(phases.begin(), phases.end());
+    double stuck_time = 0, covered = t0;
+    for (const auto &[a, b] : phases)
+      {
+        if (b > covered)
+          stuck_time += b - std::max(a, covered);
+        covered = std::max(covered, b);
+      }
+    r.sticking_fraction = stuck_time / (t1 - t0);
+
+    r.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.cpu_time  = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    return r;
+  }
+
+  std::vector<SweepValueResult> ParameterSweep::run_share(unsigned int rank, unsigned int n_ranks,
+                                                          const std::function<void(unsigned int)> &done) const
+  {
+    if (n_ranks == 0 || rank >= n_ranks)
+      throw std::invalid_argument("sweep: rank " + std::to_string(rank) + " of " + std::to_string(n_ranks));
+    std::vector<SweepValueResult> share;
+    for (unsigned int index = rank; index < values_.size(); index += n_ranks)
+      {
+        share.push_back(run_value(index, rank));
+        if (done)
+          done(static_cast<unsigned int>(share.size()));
+      }
+    return share;
+  }
+
+  unsigned int distinct_points(const SweepValueResult &r, const double tolerance)
+  {
+    double su = 0, sv = 0;
+    for (const auto &p : r.points)
+      {
+        su = std::max(su, std::abs(p.u));
+        sv = std::max(sv, std::abs(p.v));
+      }
+    const double tu = tolerance * (1 + su), tv = tolerance * (1 + sv);
+    std::vector<const PoincarePoint *> kept;
+    for (const auto &p : r.points)
+      if (std::none_of(kept.begin(), kept.end(), [&](const PoincarePoint *q) {
+            return std::abs(q->u - p.u) <= tu && std::abs(q->v - p.v) <= tv;
+          }))
+        kept.push_back(&p);
+    return static_cast<unsigned int>(kept.size());
+  }
+
+  std::vector<SweepValueResult> merge_shares(const std::vector<std::vector<SweepValueResult>> &shares)
+  {
+    std::vector<SweepValueResult> all;
+    for (const auto &share : shares)
+      all.insert(all.end(), share.begin(), share.end());
+    std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a.index < b.index; });
+    for (std::size_t k = 0; k < all.size(); ++k)
+      if (all[k].index != k)
+        throw std::invalid_argument("sweep: value " + std::to_string(k) + " missing or repeated in the shares");
+    return all;
+  }
+
+  std::vector<double> pack_results(const std::vector<SweepValueResult> &results)
+  {
+    std::vector<double> d{double(results.size())};
+    for (const auto &r : results)
+      {
+        d.insert(d.end(), {double(r.index), r.value, r.omega, r.wall_time, r.cpu_time, double(r.impacts),
+                           r.sticking_fraction, double(r.rank), double(r.points.size())});
+        for (const auto &p : r.points)
+          d.insert(d.end(), {double(p.period), p.time, p.u, p.v, p.gap, p.stuck ? 1.0 : 0.0});
+        d.push_back(double(r.impact_points.size()));
+        for (const auto &e : r.impact_points)
+          d.insert(d.end(), {e.time, e.phase, double(e.contact), e.velocity, e.sticks ? 1.0 : 0.0});
+      }
+    return d;
+  }
+
+  std::vector<SweepValueResult> unpack_results(const std::vector<double> &d)
+  {
+    std::size_t at   = 0;
+    const auto  next = [&]() {
+      if (at >= d.size())
+        throw std::invalid_argument("sweep: truncated result data");
+      return d[at++];
+    };
+    std::vector<SweepValueResult> results(static_cast<std::size_t>(next()));
+    for (auto &r : results)
+      {
+        r.index             = static_cast<unsigned int>(next());
+        r.value             = next();
+        r.omega             = next();
+        r.wall_time         = next();
+        r.cpu_time          = next();
+        r.impacts           = static_cast<unsigned long>(next());
+        r.sticking_fraction = next();
+        r.rank              = static_cast<unsigned int>(next());
+        r.points.resize(static_cast<std::size_t>(next()));
+        for (auto &p : r.points)
+          {
+            p.period = static_cast<unsigned int>(next());
+            p.time   = next();
+            p.u      = next();
+            p.v      = next();
+            p.gap    = next();
+            p.stuck  = next() != 0;
+          }
+        r.impact_points.resize(static_cast<std::size_t>(next()));
+        for (auto &e : r.impact_points)
+          {
+            e.time     = next();
+            e.phase    = next();
+            e.contact  = static_cast<unsigned int>(next());
+            e.velocity = next();
+            e.sticks   = next() != 0;
+          }
+      }
+    if (at != d.size())
+      throw std::invalid_argument("sweep: trailing result data");
+    return results;
+  }
+
+  void write_poincare_csv(const std::filesystem::path &file, const std::vector<SweepValueResult> &results)
+  {
+    io::CsvWriter csv(file, {"value", "omega", "period", "time", "u", "v", "gap", "stuck"});
+    for (const auto &r : results)
+      for (const auto &p : r.points)
+        csv.write_row({r.value, r.omega, double(p.period), p.time, p.u, p.v, p.gap, p.stuck ? 1.0 : 0.0});
+  }
+
+  void write_impacts_csv(const std::filesystem::path &file, const std::vector<SweepValueResult> &results)
+  {
+    io::CsvWriter csv(file, {"value", "omega", "time", "phase", "contact", "velocity", "sticks"});
+    for (const auto &r : results)
+      for (const auto &e : r.impact_points)
+        csv.write_row({r.value, r.omega, e.time, e.phase, double(e.contact), e.velocity, e.sticks ? 1.0 : 0.0});
+  }
+
+  void write_summary_csv(const std::filesystem::path &file, const std::vector<SweepValueResult> &results)
+  {
+    io::CsvWriter csv(file, {"value", "omega", "wall_time", "cpu_time", "impacts", "sticking_fraction",
+                             "distinct_points", "rank"});
+    for (const auto &r : results)
+      csv.write_row({r.value, r.omega, r.wall_time, r.cpu_time, double(r.impacts), r.sticking_fraction,
+                     double(distinct_points(r)), double(r.rank)});
   }
 } // namespace vibroimpact::studies
