@@ -6,6 +6,7 @@
 #include <vibroimpact/structure/case_parameters.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/modal_convergence.h>
+#include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/parameter_sweep.h>
 
 #include <gtest/gtest.h>
@@ -32,15 +33,8 @@ namespace
   // An example's case read as the `sweep` verb reads it, with overrides.
   studies::ParameterSweep load_sweep(const std::string &name, const std::vector<std::string> &overrides)
   {
-    io::ParameterFile file(example(name), structure::case_families(), overrides);
-    structure::declare_case_parameters(file);
-    integrators::declare_integrator_parameters(file);
-    studies::declare_convergence_parameters(file);
-    studies::declare_sweep_parameters(file);
-    file.parse();
-    const auto description = structure::parse_case_parameters(file);
-    const auto settings    = studies::parse_sweep_parameters(file);
-    return studies::ParameterSweep(structure::build_model(description), settings);
+    const auto c = studies::read_case_file(example(name), overrides);
+    return studies::ParameterSweep(structure::build_model(c.description), c.sweep, c.modal_restitution);
   }
 
   std::string read_text(const std::filesystem::path &path)
@@ -212,9 +206,10 @@ TEST(ParameterSweep, BadInputNamesTheSweepEntry)
   EXPECT_NE(message({"Sweep/From=x"}).find("From"), std::string::npos);
   EXPECT_NE(message({"Sweep/Sampling phase=1"}).find("Sweep/Sampling phase"), std::string::npos);
   EXPECT_NE(message({"Sweep/Number of values=0"}).find("Sweep/Number of values"), std::string::npos);
-  EXPECT_NE(message({"Sweep/Damping ratios=0.05, x"}).find("Sweep/Damping ratios"), std::string::npos);
-  EXPECT_NE(message({"Sweep/Solver=euler"}).find("Sweep/Solver"), std::string::npos);
-  EXPECT_NE(message({"Sweep/Number of modes=500"}).find("Sweep/Number of modes"), std::string::npos);
+  EXPECT_NE(message({"Modal restitution/Damping ratios=0.05, x"}).find("Modal restitution/Damping ratios"),
+            std::string::npos);
+  EXPECT_NE(message({"Modal restitution/Number of modes=500"}).find("Modal restitution/Number of modes"),
+            std::string::npos);
   for (const auto &text : {message({"Sweep/Load=G"}), message({"Sweep/From=-0.1"}), message({"Sweep/From=x"})})
     EXPECT_EQ(text.find('\n'), std::string::npos) << text;
   EXPECT_EQ(message({}), "no error");

@@ -32,9 +32,9 @@ namespace vibroimpact::app
       const auto &s = sweep.settings();
       std::ostringstream out;
       char line[256];
-      std::snprintf(line, sizeof line, "sweep of %s over %u values, %u transient + %u recorded periods, %s probe '%s'\n",
+      std::snprintf(line, sizeof line, "sweep of %s over %u values, %u transient + %u recorded periods, modal-cor (%u modes), probe '%s'\n",
                     studies::to_string(s.parameter).c_str(), unsigned(results.size()), s.transient_periods,
-                    s.recorded_periods, s.solver.c_str(), s.probe.empty() ? "(first contact)" : s.probe.c_str());
+                    s.recorded_periods, sweep.solver_settings().n_modes, s.probe.empty() ? "(first contact)" : s.probe.c_str());
       out << line;
       if (s.parameter == studies::SweptParameter::forcing_frequency)
         {
@@ -82,7 +82,7 @@ namespace vibroimpact::app
       {
         const Case c     = read_case(options);
         const auto model = structure::build_model(c.description);
-        sweep            = std::make_unique<studies::ParameterSweep>(model, c.sweep);
+        sweep            = std::make_unique<studies::ParameterSweep>(model, c.sweep, c.modal_restitution);
         destination      = output_directory(options, c.description);
       }
     catch (const io::InputError &)

@@ -30,26 +30,6 @@ namespace vibroimpact::studies
                                                           {"first natural frequency",
                                                            FrequencyUnit::first_natural_frequency}};
 
-    std::vector<double> number_list(const io::ParameterSection &s, const std::string &entry, double low,
-                                    double high, const std::string &range)
-    {
-      std::vector<double> values;
-      for (const auto &item : io::split_list(s.text(entry)))
-        {
-          double      x = NAN;
-          std::size_t used = 0;
-          try
-            {
-              x = std::stod(item, &used);
-            }
-          catch (const std::exception &)
-            {}
-          if (used != item.size() || !(x >= low && x <= high))
-            s.fail(entry, "each value must lie in " + range + ", got '" + item + "'");
-          values.push_back(x);
-        }
-      return values;
-    }
   } // namespace
 
   std::string to_string(SweptParameter parameter)
@@ -87,15 +67,6 @@ namespace vibroimpact::studies
     prm.declare_entry("Probe", "", Anything(),
                       "The probe whose displacement and velocity are sampled; empty: the first contact's "
                       "own coordinate H u (the deflection at the contact point for an obstacle below).");
-    prm.declare_entry("Solver", "modal-cor", Anything(),
-                      "modal-cor: the event-driven modal coefficient-of-restitution method with sticking.");
-    prm.declare_entry("Number of modes", "4", Integer(), "Modes of the modal CoR solver.");
-    prm.declare_entry("Restitution override", "", Anything(),
-                      "R per contact (the last repeats); empty: each contact's Restitution.");
-    prm.declare_entry("Damping ratios", "", Anything(), "Modal damping zeta_j (the last repeats); empty: undamped.");
-    prm.declare_entry("Chatter threshold", "1e-3", Double(),
-                      "epsilon: an impact closer than this in time to the previous one starts sticking.");
-    prm.declare_entry("Tolerance", "1e-10", Double(), "Absolute and relative tolerance of the ODE integrator.");
     prm.leave_subsection();
   }
 
@@ -121,20 +92,12 @@ namespace vibroimpact::studies
     if (!(r.sampling_phase >= 0 && r.sampling_phase < 1))
       s.fail("Sampling phase", "must lie in [0, 1), got " + s.text("Sampling phase"));
     r.probe             = io::trim(s.text("Probe"));
-    r.solver            = io::trim(s.text("Solver"));
-    if (r.solver != "modal-cor")
-      s.fail("Solver", "must be modal-cor, got '" + r.solver + "'");
-    r.n_modes        = s.count("Number of modes", 1);
-    r.restitution    = number_list(s, "Restitution override", 0, 1, "[0, 1]");
-    r.damping_ratios = number_list(s, "Damping ratios", 0, 1 - 1e-15, "[0, 1)");
-    r.chatter_threshold = s.positive("Chatter threshold");
-    r.tolerance         = s.positive("Tolerance");
-    if (r.tolerance >= 1e-2)
-      s.fail("Tolerance", "must be below 1e-2, got " + s.text("Tolerance"));
     return r;
   }
 
-  void check_sweep(const SweepSettings &s, const model::StructuralModel &model)
+  void check_sweep(const SweepSettings                       &s,
+                   const integrators::ModalRestitutionSettings &solver,
+                   const model::StructuralModel              &model)
   {
     const auto fail = [&](const std::string &entry, const std::string &reason) {
       throw io::InputError(s.filename, "Sweep/" + entry, reason);
@@ -165,9 +128,10 @@ namespace vibroimpact::studies
     if (!s.probe.empty() && std::none_of(model.probes.begin(), model.probes.end(),
                                          [&](const auto &p) { return p.name == s.probe; }))
       fail("Probe", "no probe named '" + s.probe + "'");
-    if (s.n_modes > model.n_dofs())
-      fail("Number of modes", "the model has only " + std::to_string(model.n_dofs()) + " DoFs, asked for " +
-                                std::to_string(s.n_modes) + " modes");
+    if (solver.n_modes > model.n_dofs())
+      throw io::InputError(s.filename, "Modal restitution/Number of modes",
+                           "the model has only " + std::to_string(model.n_dofs()) + " DoFs, asked for " +
+                             std::to_string(solver.n_modes) + " modes");
     if (s.parameter == SweptParameter::forcing_frequency && s.frequency_unit == FrequencyUnit::rad_per_s &&
         !(s.from > 0 && s.to > 0))
       fail("From", "a forcing frequency must be positive");
@@ -183,12 +147,15 @@ namespace vibroimpact::studies
     return values;
   }
 
-  ParameterSweep::ParameterSweep(const model::StructuralModel &model, SweepSettings settings)
+  ParameterSweep::ParameterSweep(const model::StructuralModel         &model,
+                                 SweepSettings                         settings,
+                                 integrators::ModalRestitutionSettings solver)
     : model_(model)
     , settings_(std::move(settings))
+    , solver_(std::move(solver))
     , values_(sweep_values(settings_))
   {
-    check_sweep(settings_, model_);
+    check_sweep(settings_, solver_, model_);
     for (std::size_t k = 0; k < model_.loads.size(); ++k)
       if (model_.loads[k].time.kind == model::TimeFunction::Kind::harmonic &&
           (settings_.load.empty() || model_.loads[k].name == settings_.load))
@@ -266,17 +233,9 @@ namespace vibroimpact::studies
     const unsigned long n0   = settings_.transient_periods;
     const unsigned long last = S * (n0 + settings_.recorded_periods) + j; // the final output row
 
-    integrators::ModalRestitutionSettings s;
-    s.n_modes            = settings_.n_modes;
-    s.damping_ratios     = settings_.damping_ratios;
-    s.epsilon            = settings_.chatter_threshold;
-    s.absolute_tolerance = settings_.tolerance;
-    s.relative_tolerance = settings_.tolerance;
-    s.output_interval    = T / S;
-    s.final_time         = last * s.output_interval; // the same product as the solver's k * interval
-    if (!settings_.restitution.empty())
-      for (std::size_t i = 0; i < m.contacts.size(); ++i)
-        s.restitution.push_back(settings_.restitution[std::min(i, settings_.restitution.size() - 1)]);
+    integrators::ModalRestitutionSettings s = solver_;
+    s.output_interval = T / S;
+    s.final_time      = last * s.output_interval; // the same product as the solver's k * interval
 
     const auto h = integrators::ModalRestitution(m, s).run();
 

@@ -11,6 +11,7 @@
 // the `sweep` verb distributes, gathers and writes. Derivation and figures: doc/sweeps.md.
 #pragma once
 
+#include <vibroimpact/integrators/modal_restitution.h>
 #include <vibroimpact/model/structural_model.h>
 
 #include <filesystem>
@@ -59,13 +60,6 @@ namespace vibroimpact::studies
     // contact with the obstacle below, the deflection at the contact point: g = g0 + u).
     std::string probe;
 
-    // Solver: the modal CoR method (integrators::ModalRestitution).
-    std::string         solver   = "modal-cor";
-    unsigned int        n_modes  = 4;
-    std::vector<double> restitution;    // per contact (last repeats); empty: the model's
-    std::vector<double> damping_ratios; // zeta_j (last repeats); empty: undamped
-    double              chatter_threshold = 1e-3; // epsilon
-    double              tolerance         = 1e-10; // Dormand–Prince atol = rtol
   };
 
   void          declare_sweep_parameters(io::ParameterFile &file);
@@ -74,7 +68,9 @@ namespace vibroimpact::studies
   // Checks the settings against the model (names of load, contact and probe; a harmonic load
   // with omega > 0 for the Poincaré period; enough DoFs for the modes). Throws io::InputError
   // naming "Sweep/<Entry>" in settings.filename.
-  void check_sweep(const SweepSettings &settings, const model::StructuralModel &model);
+  void check_sweep(const SweepSettings                       &settings,
+                   const integrators::ModalRestitutionSettings &solver,
+                   const model::StructuralModel              &model);
 
   // The values of the swept parameter, as given (From, To, Number of values, evenly spaced;
   // one value: From).
@@ -121,9 +117,14 @@ namespace vibroimpact::studies
   {
   public:
     // Runs check_sweep() (throws io::InputError), computes omega_1 if needed.
-    ParameterSweep(const model::StructuralModel &model, SweepSettings settings);
+    // The solver's settings come from the case's "Modal restitution" subsection; the sweep sets
+    // their output interval and final time for each value.
+    ParameterSweep(const model::StructuralModel          &model,
+                   SweepSettings                          settings,
+                   integrators::ModalRestitutionSettings  solver);
 
     const SweepSettings       &settings() const { return settings_; }
+    const integrators::ModalRestitutionSettings &solver_settings() const { return solver_; }
     const std::vector<double> &values() const { return values_; }
     double                     first_natural_frequency() const { return omega1_; }
 
@@ -143,6 +144,7 @@ namespace vibroimpact::studies
   private:
     model::StructuralModel model_;
     SweepSettings          settings_;
+    integrators::ModalRestitutionSettings solver_;
     std::vector<double>    values_;
     double                 omega1_ = 0;
     std::vector<std::size_t> loads_;    // indices of the loads changed / read for the period
