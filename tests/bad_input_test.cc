@@ -245,3 +245,26 @@ TEST_F(BadInput, UnknownSubsection)
   expect_rejected(std::string(valid_case) + "subsection Integratr\n  set Theta = 0.5\nend\n", "Integratr",
                   "no such subsection");
 }
+
+TEST_F(BadInput, InitialStatePenetratesAContact)
+{
+  expect_rejected(replace(valid_case, "set Right end = pinned", "set Right end = pinned\n  set Initial displacement = -sin(pi*x)"),
+                  "Contact obstacle/Gap", "penetrates");
+}
+
+TEST_F(BadInput, PositionOnAPointMass)
+{
+  expect_rejected(std::string(valid_case) +
+                    "subsection Body m\n  set Type = mass\nend\nsubsection Probe mass\n  set Body = m\n  set Position = 2\nend\n",
+                  "Probe mass/Position", "point mass");
+}
+
+TEST_F(BadInput, MoreModesThanDofsForTheModalReference)
+{
+  const auto file =
+    write_case(std::string(valid_case) + "subsection Modal restitution\n  set Number of modes = 100\nend\n");
+  const auto result = run_cli("simulate " + file + " -s 'Integrator/Method=modal-cor'");
+  EXPECT_EQ(result.exit_code, 2) << result.error;
+  EXPECT_NE(result.error.find("Modal restitution/Number of modes"), std::string::npos) << result.error;
+  EXPECT_FALSE(fs::exists(output()));
+}

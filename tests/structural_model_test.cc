@@ -107,7 +107,7 @@ TEST(Contacts, RowsEvaluateTheDeflectionBetweenNodesWithSides)
   structure::ContactDescription below, above;
   below.name  = "below";
   below.point = {"beam", 0.43}; // inside an element
-  below.gap   = 0.1;
+  below.gap   = 5.0; // open on both sides of the initial shape
   above       = below;
   above.name  = "above";
   above.side  = structure::ContactSide::above;
@@ -117,7 +117,7 @@ TEST(Contacts, RowsEvaluateTheDeflectionBetweenNodesWithSides)
   // Hermite interpolation of 3 sin(pi x) on 5 elements is accurate to ~1e-3 between nodes.
   EXPECT_NEAR(w, 3 * std::sin(M_PI * 0.43), 2e-3);
   EXPECT_NEAR(model.contacts[1].row.dot(model.initial_displacement), -w, 1e-15);
-  EXPECT_DOUBLE_EQ(model.contacts[0].gap0, 0.1);
+  EXPECT_DOUBLE_EQ(model.contacts[0].gap0, 5.0);
 }
 
 TEST(Contacts, TwoBodyContactRowHasEntriesOnBothBodies)

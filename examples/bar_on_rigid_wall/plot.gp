@@ -4,7 +4,8 @@
 #   velocity.png   velocities of the struck end, the middle and the free end (exact: 1 -> 0 -> -1
 #                  at the arrival of the compressive and of the reflected unloading front)
 #   energy.png     kinetic, potential, total energy and the impact dissipation
-# The force is impulse / h with h the spacing of the rows: keep `Output every = 1`.
+# The force is impulse / h with h the spacing of the rows: impulse_<c> is the impulse since the
+# previous row, so this is the mean contact force over each row.
 if (!exists("dir")) dir = "out"
 file = dir."/history.csv"
 set datafile separator ","

@@ -4,7 +4,8 @@
 #                7.64833 ms (Yin et al. 2007) is marked
 #   force.png    contact force p/h (N): the sub-impacts of the first impact phase
 #   energy.png   kinetic, potential and total energy, impact dissipation
-# The force is impulse / h with h the spacing of the rows: keep `Output every = 1`.
+# The force is impulse / h with h the spacing of the rows: impulse_<c> is the impulse since the
+# previous row, so this is the mean contact force over each row.
 if (!exists("dir")) dir = "out"
 file = dir."/history.csv"
 set datafile separator ","

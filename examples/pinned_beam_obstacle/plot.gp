@@ -32,6 +32,6 @@ set ylabel "deflection w"
 plot file using "time":"u_contact_point" with lines lw 2 title "w(0.4) (contact point)", \
      file using "time":"u_midspan" with lines title "w(0.5)", \
      0 with lines dashtype 2 lc rgb "black" title "obstacle"
-set ylabel "impulse p per step"
-plot file using "time":"impulse_obstacle" with impulses title "impulse (rows written every 10 steps)"
+set ylabel "impulse since the previous row"
+plot file using "time":"impulse_obstacle" with impulses title "impulse (every 10 steps, summed)"
 unset multiplot

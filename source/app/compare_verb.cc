@@ -1,3 +1,4 @@
+#include <vibroimpact/integrators/modal_restitution_parameters.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/structure/model_builder.h>
@@ -5,6 +6,7 @@
 
 #include "case_file.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -16,6 +18,8 @@ namespace vibroimpact::app
   {
     const Case c     = read_case(options);
     const auto model = structure::build_model(c.description);
+    if (std::find(c.comparison.solvers.begin(), c.comparison.solvers.end(), "modal-cor") != c.comparison.solvers.end())
+      integrators::check_modal_restitution(c.modal_restitution, model, c.description.filename);
     auto       stepper = c.integrator;
     stepper.method     = "moreau-jean"; // Integrator/Method may name the reference
 

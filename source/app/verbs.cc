@@ -132,6 +132,7 @@ namespace vibroimpact::app
     const auto model = structure::build_model(c.description);
     if (c.integrator.method == "modal-cor")
       {
+        integrators::check_modal_restitution(c.modal_restitution, model, c.description.filename);
         io::OutputFolder out(output_directory(options, c.description));
         const auto summary = integrators::run_modal_restitution_simulation(model, c.modal_restitution, out.staging());
         out.commit();
@@ -155,7 +156,9 @@ namespace vibroimpact::app
   {
     const Case c = read_case(options);
     // Build the coarsest model once now so that input errors surface before any output.
-    structure::build_model(c.description);
+    if (structure::build_model(c.description).n_elements == 0)
+      throw io::InputError(c.description.filename, "Convergence",
+                           "the case has no finite elements to refine (only point masses)");
     studies::exact_frequencies(c.convergence.exact, c.description, c.description.n_modes);
 
     io::ProgressBar progress("converge", c.convergence.n_cycles, options.quiet);

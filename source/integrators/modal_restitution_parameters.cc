@@ -1,4 +1,5 @@
 #include <vibroimpact/integrators/modal_restitution_parameters.h>
+#include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/io/parameter_section.h>
 
@@ -58,5 +59,19 @@ namespace vibroimpact::integrators
       s.output_interval = output_interval;
     s.final_time = final_time;
     return s;
+  }
+
+  void check_modal_restitution(const ModalRestitutionSettings &settings,
+                               const model::StructuralModel   &model,
+                               const std::string              &file)
+  {
+    if (settings.n_modes > model.n_dofs())
+      throw io::InputError(file, "Modal restitution/Number of modes",
+                           "the model has only " + std::to_string(model.n_dofs()) + " DoFs, asked for " +
+                             std::to_string(settings.n_modes) + " modes");
+    if (!settings.restitution.empty() && settings.restitution.size() != model.contacts.size())
+      throw io::InputError(file, "Modal restitution/Restitution",
+                           "give one value per contact (" + std::to_string(model.contacts.size()) + "), got " +
+                             std::to_string(settings.restitution.size()));
   }
 } // namespace vibroimpact::integrators

@@ -51,7 +51,8 @@ namespace vibroimpact::integrators
     if (settings.frames_every > 0)
       frames = std::make_unique<io::VtkSeries>(output_dir, "solution", model.geometry);
 
-    Vector impulse = Vector::Zero(n_contacts);
+    Vector impulse = Vector::Zero(n_contacts);           // of the last step (VTK frames)
+    Vector impulse_since_row = Vector::Zero(n_contacts); // history.csv: every impulse counted once
     double beta    = 0.0;
     const auto write_row = [&]() {
       std::vector<double> row{state.t, ledger.kinetic(), ledger.potential(), ledger.total(),
@@ -61,8 +62,9 @@ namespace vibroimpact::integrators
       for (std::size_t i = 0; i < n_contacts; ++i)
         {
           row.push_back(model.contacts[i].gap0 + model.contacts[i].row.dot(state.u));
-          row.push_back(impulse[i]);
+          row.push_back(impulse_since_row[i]);
         }
+      impulse_since_row.setZero();
       for (const auto &p : model.probes)
         row.push_back(p.row.dot(state.u));
       for (const auto &p : model.probes)
@@ -120,6 +122,8 @@ namespace vibroimpact::integrators
         if (observer)
           observer(state, report);
         impulse = report.impulse;
+        impulse_since_row += report.impulse;
+        state.t = k * h; // not a sum of k rounded steps
         beta    = report.energy.correction_beta;
         // Every step with a correction gets its row, so that every beta is in history.csv.
         if (k % settings.output_every == 0 || k == n_steps || report.corrected)

@@ -71,7 +71,7 @@ namespace vibroimpact::io
     {
       std::string out;
       for (std::size_t i = 0; i < key.size(); ++i)
-        if (key[i] == '_' && i + 2 < key.size() + 0 && std::isxdigit(static_cast<unsigned char>(key[i + 1])) &&
+        if (key[i] == '_' && i + 2 < key.size() && std::isxdigit(static_cast<unsigned char>(key[i + 1])) &&
             std::isxdigit(static_cast<unsigned char>(key[i + 2])))
           {
             out += static_cast<char>(std::stoi(key.substr(i + 1, 2), nullptr, 16));

@@ -86,6 +86,9 @@ namespace vibroimpact::structure
         SparseRow   result(n_dofs_);
         const auto  b    = body_index(point.body, section + "/" + body_entry);
         const auto &body = *bodies_[b];
+        if (body.description().type == BodyType::mass && point.x != 0.0)
+          fail(section + "/" + position_entry,
+               "body '" + body.name() + "' is a point mass: its only point is x = 0, got " + std::to_string(point.x));
         if (body.description().type != BodyType::mass &&
             !(point.x >= -1e-12 * body.length() && point.x <= body.length() * (1 + 1e-12)))
           fail(section + "/" + position_entry,
@@ -377,6 +380,20 @@ namespace vibroimpact::structure
 
     m.geometry = make_geometry(assembly, description);
     set_initial_state(m, assembly, description);
+
+    // A solver cannot start inside an obstacle: the impact law would act on a closed gap that
+    // never opens. Zero (resting on the stop) is fine.
+    for (std::size_t c = 0; c < m.contacts.size(); ++c)
+      {
+        const auto  &contact = m.contacts[c];
+        const double moved   = contact.row.dot(m.initial_displacement);
+        const double gap     = contact.gap0 + moved;
+        if (gap < -1e-9 * std::max(std::abs(contact.gap0), std::abs(moved)))
+          assembly.fail("Contact " + contact.name + "/Gap",
+                        "the initial state penetrates the contact: g(0) = " + std::to_string(gap) +
+                          " (Gap " + std::to_string(contact.gap0) + ", initial displacement " +
+                          std::to_string(moved) + ")");
+      }
     return m;
   }
 } // namespace vibroimpact::structure

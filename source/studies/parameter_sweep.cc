@@ -1,4 +1,5 @@
 #include <vibroimpact/integrators/modal_restitution.h>
+#include <vibroimpact/integrators/modal_restitution_parameters.h>
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_file.h>
@@ -128,10 +129,7 @@ namespace vibroimpact::studies
     if (!s.probe.empty() && std::none_of(model.probes.begin(), model.probes.end(),
                                          [&](const auto &p) { return p.name == s.probe; }))
       fail("Probe", "no probe named '" + s.probe + "'");
-    if (solver.n_modes > model.n_dofs())
-      throw io::InputError(s.filename, "Modal restitution/Number of modes",
-                           "the model has only " + std::to_string(model.n_dofs()) + " DoFs, asked for " +
-                             std::to_string(solver.n_modes) + " modes");
+    integrators::check_modal_restitution(solver, model, s.filename);
     if (s.parameter == SweptParameter::forcing_frequency && s.frequency_unit == FrequencyUnit::rad_per_s &&
         !(s.from > 0 && s.to > 0))
       fail("From", "a forcing frequency must be positive");

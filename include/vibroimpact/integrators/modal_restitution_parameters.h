@@ -4,6 +4,8 @@
 
 #include <vibroimpact/integrators/modal_restitution.h>
 
+#include <string>
+
 namespace vibroimpact::io
 {
   class ParameterFile;
@@ -18,4 +20,9 @@ namespace vibroimpact::integrators
   ModalRestitutionSettings parse_modal_restitution_parameters(io::ParameterFile &file,
                                                               double             final_time,
                                                               double             output_interval);
+  // Checks the settings against the model they will run on (modes, restitution per contact):
+  // throws io::InputError naming "Modal restitution/<Entry>" in file.
+  void check_modal_restitution(const ModalRestitutionSettings &settings,
+                               const model::StructuralModel   &model,
+                               const std::string              &file);
 } // namespace vibroimpact::integrators

@@ -43,7 +43,9 @@ namespace vibroimpact::integrators
   using StepObserver = std::function<void(const State &, const StepReport &)>;
 
   // Moreau–Jean from the model's initial state to the final time: history.csv (and
-  // solution.pvd) in output_dir.
+  // solution.pvd) in output_dir. impulse_<c> in history.csv is the impulse delivered since the
+  // previous row, so that no impact is lost between rows (impulse / row spacing is the mean
+  // contact force over the row).
   SimulationSummary run_simulation(const model::StructuralModel &model,
                                    const IntegratorSettings     &settings,
                                    const std::filesystem::path  &output_dir,
