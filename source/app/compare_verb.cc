@@ -20,6 +20,12 @@ namespace vibroimpact::app
     const auto model = structure::build_model(c.description);
     if (std::find(c.comparison.solvers.begin(), c.comparison.solvers.end(), "modal-cor") != c.comparison.solvers.end())
       integrators::check_modal_restitution(c.modal_restitution, model, c.description.filename);
+    // The two solvers take their damping from different places (the model's C; the modal
+    // reference's own ratios): say so when they cannot be the same.
+    const auto &d = c.description.damping;
+    if (d.rayleigh_mass > 0 || d.rayleigh_stiffness > 0 || d.modal_ratios != c.modal_restitution.damping_ratios)
+      std::cerr << "warning: the Damping subsection and Modal restitution/Damping ratios differ: the two "
+                   "solvers do not damp the same structure\n";
     auto       stepper = c.integrator;
     stepper.method     = "moreau-jean"; // Integrator/Method may name the reference
 
