@@ -95,14 +95,7 @@ namespace
         c.damping.modal_ratios   = {0.05, 0.02};
         c.damping.n_damped_modes = 3;
       }
-    structure::LoadDescription load;
-    load.name         = "shaker";
-    load.distribution = structure::LoadDistribution::point;
-    load.point        = {"beam", 0.7};
-    load.time         = structure::TimeDependence::harmonic;
-    load.amplitude    = 40.0;
-    load.omega        = 12.0;
-    c.loads           = {load};
+    c.loads = {test_cases::harmonic_load("shaker", structure::LoadDistribution::point, {"beam", 0.7}, 40.0, 12.0)};
     const auto m = structure::build_model(c);
     if (modal)
       {

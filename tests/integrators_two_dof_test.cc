@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -202,14 +204,7 @@ TEST(IntegratorsTwoDof, ForcedOscillatorConvergesAtSecondOrder)
   c.bodies  = {body};
   c.elements.resize(1);
   c.elements[0] = {"k", structure::ElementType::spring, {"m", 0.0}, {}, 1.0};
-  structure::LoadDescription load;
-  load.name         = "F";
-  load.distribution = structure::LoadDistribution::point;
-  load.point        = {"m", 0.0};
-  load.time         = structure::TimeDependence::harmonic;
-  load.amplitude    = 1.0;
-  load.omega        = 2.0;
-  c.loads           = {load};
+  c.loads = {test_cases::harmonic_load("F", structure::LoadDistribution::point, {"m", 0.0}, 1.0, 2.0)};
   const auto   m     = structure::build_model(c);
   const double T     = 10.0;
   const double exact = (std::sin(2 * T) - 2 * std::sin(T)) / (1.0 - 4.0);

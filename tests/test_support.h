@@ -93,6 +93,23 @@ namespace vibroimpact::test_cases
     return c;
   }
 
+  // F sin(omega t), distributed uniformly over a body or at a point.
+  inline structure::LoadDescription harmonic_load(const std::string                &name,
+                                                  structure::LoadDistribution       distribution,
+                                                  const structure::PointOnBody     &point,
+                                                  double                            amplitude,
+                                                  double                            omega)
+  {
+    structure::LoadDescription load;
+    load.name         = name;
+    load.distribution = distribution;
+    load.point        = point;
+    load.time         = structure::TimeDependence::harmonic;
+    load.amplitude    = amplitude;
+    load.omega        = omega;
+    return load;
+  }
+
   // wall - k1 - m1 - k2 - m2, a stop at gap d on m2 (the seed talk's 2-DOF benchmark).
   inline structure::CaseDescription two_dof_chain(double m = 1, double k = 1, double gap = 0.1)
   {
