@@ -51,7 +51,7 @@ namespace
   void moreau_jean(benchmark::State &bench)
   {
     const auto model = structure::build_model(beam_on_obstacle(bench.range(0)));
-    integrators::IntegratorSettings s;
+    integrators::MoreauJeanSettings s;
     s.theta     = 0.5;
     s.time_step = time_step;
     const integrators::MoreauJean osi(model, s);

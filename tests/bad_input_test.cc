@@ -209,27 +209,27 @@ TEST_F(BadInput, JsonCaseFileIsReadToo)
 
 TEST_F(BadInput, ThetaOutsideHalfToOne)
 {
-  expect_rejected(std::string(valid_case) + "subsection Integrator\n  set Theta = 0.3\nend\n", "Integrator/Theta", "0.3");
+  expect_rejected(std::string(valid_case) + "subsection Moreau-Jean\n  set Theta = 0.3\nend\n", "Moreau-Jean/Theta", "0.3");
 }
 
 TEST_F(BadInput, TimeStepNotPositive)
 {
-  expect_rejected(std::string(valid_case) + "subsection Integrator\n  set Time step = 0\nend\n", "Integrator/Time step",
+  expect_rejected(std::string(valid_case) + "subsection Moreau-Jean\n  set Time step = 0\nend\n", "Moreau-Jean/Time step",
                   "0");
 }
 
 TEST_F(BadInput, UnknownLcpSolver)
 {
-  expect_rejected(std::string(valid_case) + "subsection Integrator\n  set LCP solver = path\nend\n",
-                  "Integrator/LCP solver", "path");
+  expect_rejected(std::string(valid_case) + "subsection Moreau-Jean\n  set LCP solver = path\nend\n",
+                  "Moreau-Jean/LCP solver", "path");
 }
 
 TEST_F(BadInput, SimulateRejectsLikeModes)
 {
-  const auto file   = write_case(std::string(valid_case) + "subsection Integrator\n  set Theta = 2\nend\n");
+  const auto file   = write_case(std::string(valid_case) + "subsection Moreau-Jean\n  set Theta = 2\nend\n");
   const auto result = run_cli("simulate " + file);
   EXPECT_EQ(result.exit_code, 2) << result.error;
-  EXPECT_NE(result.error.find("Integrator/Theta"), std::string::npos) << result.error;
+  EXPECT_NE(result.error.find("Moreau-Jean/Theta"), std::string::npos) << result.error;
   EXPECT_FALSE(fs::exists(output()));
 }
 
@@ -263,7 +263,7 @@ TEST_F(BadInput, MoreModesThanDofsForTheModalReference)
 {
   const auto file =
     write_case(std::string(valid_case) + "subsection Modal restitution\n  set Number of modes = 100\nend\n");
-  const auto result = run_cli("simulate " + file + " -s 'Integrator/Method=modal-cor'");
+  const auto result = run_cli("simulate " + file + " -s 'Simulation/Solver=modal-cor'");
   EXPECT_EQ(result.exit_code, 2) << result.error;
   EXPECT_NE(result.error.find("Modal restitution/Number of modes"), std::string::npos) << result.error;
   EXPECT_FALSE(fs::exists(output()));

@@ -52,9 +52,9 @@ namespace
   FirstPhase first_contact_phase(const test_cases::LoadedCase &loaded)
   {
     const auto                    m = structure::build_model(loaded.description);
-    const integrators::MoreauJean osi(m, loaded.integrator);
+    const integrators::MoreauJean osi(m, test_cases::moreau_jean(loaded));
     auto                          state = osi.initial_state();
-    const double                  h     = loaded.integrator.time_step;
+    const double                  h     = test_cases::moreau_jean(loaded).time_step;
     FirstPhase                    result;
     while (state.t < 0.07 && result.t_open < 0)
       {
@@ -118,11 +118,11 @@ TEST(CantileverForced, SubImpactsAfterTheFirstLiftOff)
   // 0 … 0.2 s: the first contact phase, the lift-off, and the chatter of the first and second
   // push half-periods (200 000 steps).
   const auto loaded = test_cases::load_case(test_cases::example("cantilever_on_rod_forced"),
-                                            {"Integrator/Final time=0.2"});
+                                            {"Simulation/Final time=0.2"});
   const auto                    m = structure::build_model(loaded.description);
-  const integrators::MoreauJean osi(m, loaded.integrator);
+  const integrators::MoreauJean osi(m, test_cases::moreau_jean(loaded));
   auto                          state = osi.initial_state();
-  const double                  h     = loaded.integrator.time_step;
+  const double                  h     = test_cases::moreau_jean(loaded).time_step;
 
   double       peak = 0.0, t_peak = 0.0, pulse_peak = 0.0;
   unsigned int pulses_over_01 = 0, lcp_failures = 0;

@@ -10,6 +10,7 @@
 
 #include <vibroimpact/integrators/moreau_jean.h>
 #include <vibroimpact/structure/model_builder.h>
+#include <vibroimpact/studies/convergence.h>
 
 #include <gtest/gtest.h>
 
@@ -23,9 +24,9 @@ using namespace vibroimpact;
 
 namespace
 {
-  unsigned long steps_of(const integrators::IntegratorSettings &s)
+  unsigned long steps_of(const test_cases::LoadedCase &c)
   {
-    return static_cast<unsigned long>(std::llround(s.final_time / s.time_step));
+    return static_cast<unsigned long>(std::llround(c.run.final_time / test_cases::moreau_jean(c).time_step));
   }
 
   unsigned int probe_index(const model::StructuralModel &m, const std::string &name)
@@ -88,11 +89,11 @@ TEST(ExamplesTimeStepping, PinnedBeamObstacleConservesEnergyAndHoldsTheContact)
 {
   const auto loaded = test_cases::load_case(test_cases::example("pinned_beam_obstacle"));
   const auto m      = structure::build_model(loaded.description);
-  const auto &s     = loaded.integrator;
+  const auto &s     = test_cases::moreau_jean(loaded);
   ASSERT_EQ(s.theta, 0.5);
   ASSERT_EQ(m.contacts.size(), 1u);
   ASSERT_EQ(m.contacts[0].restitution, 1.0);
-  const unsigned long n_steps = steps_of(s);
+  const unsigned long n_steps = steps_of(loaded);
   ASSERT_EQ(n_steps, 100000u);
 
   const integrators::MoreauJean osi(m, s);
@@ -147,9 +148,9 @@ namespace
     const auto   loaded = test_cases::load_case(
       test_cases::example("bar_on_rigid_wall"),
       {"Body bar/Number of elements=" + std::to_string(n_elements),
-       "Integrator/Time step=" + std::to_string(courant * L / n_elements / c)});
+       "Moreau-Jean/Time step=" + std::to_string(courant * L / n_elements / c)});
     const auto m = structure::build_model(loaded.description);
-    const auto &s = loaded.integrator;
+    const auto &s = test_cases::moreau_jean(loaded);
     const integrators::MoreauJean osi(m, s);
     auto                          state = osi.initial_state();
     const Eigen::VectorXd ones  = Eigen::VectorXd::Ones(state.v.size());
@@ -202,34 +203,40 @@ namespace
 
 TEST(ExamplesTimeStepping, BarOnRigidWallMatchesDAlembert)
 {
-  const double courant = 1.0;
-  std::vector<BarResult> results;
-  const std::vector<unsigned int> meshes = {25, 50, 100, 200, 400, 800, 1600};
-  for (const auto n : meshes)
-    results.push_back(run_bar(n, courant));
-  const auto err = [](const BarResult &r) {
-    return std::max({std::abs(r.duration - 2.0) / 2.0, std::abs(r.impulse - 2.0) / 2.0, std::abs(r.rebound + 1.0),
-                     std::abs(r.mean_force - 1.0)});
+  // Every step at the example's own mesh (200 elements, Courant number 1): the contact law,
+  // one contact phase, the exact momentum balance.
+  const BarResult r = run_bar(200, 1.0);
+  // Momentum balance is exact in the scheme (1ᵀK = 0): rebound = V − impulse / m.
+  EXPECT_NEAR(r.rebound, 1.0 - r.impulse, 1e-9);
+  // The contact force during the impact is ρAcV: the compressive wave, not restitution.
+  EXPECT_NEAR(r.mean_force, 1.0, 0.02);
+  // One contact phase: the contact point stays at rest on the wall for the whole 2L/c
+  // (with e = 1 the end node would chatter instead: n + 1 impacts).
+  EXPECT_EQ(r.impacts, 1u);
+
+  // Convergence to d'Alembert: the example's own `converge` study (mesh and step together at
+  // Courant number 1, 25 … 1600 elements) as `vibroimpact converge` runs it.
+  const auto c = test_cases::load_case(test_cases::example("bar_on_rigid_wall"),
+                                       {"Body bar/Number of elements=25", "Moreau-Jean/Time step=0.04"});
+  ASSERT_EQ(c.convergence.study, studies::ConvergenceStudy::response);
+  const auto study = studies::run_response_convergence(c.description, c.solver(), c.run, c.convergence, nullptr);
+  study.write_table(std::cout);
+  ASSERT_EQ(study.rows.size(), 7u);
+  ASSERT_EQ(study.reference_values, (std::vector<double>{2.0, 2.0, 1.0}));
+  // The largest of the relative duration error, the rebound velocity error (|Δp| / ρAL: the
+  // rebound is V − p / ρAL exactly, see above) and the mean-force error.
+  const auto err = [&](const studies::ResponseConvergenceRow &row) {
+    return std::max({row.errors[0] / 2.0, row.errors[1], row.errors[2]});
   };
-  for (std::size_t k = 0; k < results.size(); ++k)
-    std::cout << "  n = " << meshes[k] << ": largest relative error " << err(results[k]) << "\n";
-  for (const auto &r : results)
-    {
-      // Momentum balance is exact in the scheme (1ᵀK = 0): rebound = V − impulse / m.
-      EXPECT_NEAR(r.rebound, 1.0 - r.impulse, 1e-9); // round-off of 1ᵀK·u over 6400 steps: 1.4e-10
-      // The contact force during the impact is ρAcV: the compressive wave, not restitution.
-      EXPECT_NEAR(r.mean_force, 1.0, 0.02);
-      // One contact phase: the contact point stays at rest on the wall for the whole 2L/c
-      // (with e = 1 the end node would chatter instead: n + 1 impacts).
-      EXPECT_EQ(r.impacts, 1u);
-    }
-  // Agreement that improves under refinement (mesh and step together, Courant number 1): every
-  // doubling cuts the largest error by a factor > 1.4 (observed 1.6: the duration error is h,
-  // the impulse and rebound errors fall like dx^(2/3), the width of the dispersive FE wave
-  // front that arrives back at the wall), and the finest mesh is within 0.3 %.
-  for (std::size_t k = 1; k < results.size(); ++k)
-    EXPECT_LT(err(results[k]), err(results[k - 1]) / 1.4) << "n = " << meshes[k];
-  EXPECT_LT(err(results.back()), 3e-3);
+  for (const auto &row : study.rows)
+    EXPECT_LT(row.errors[2], 0.02) << "mean force at " << row.n_elements << " elements";
+  // Every doubling cuts the largest error by a factor > 1.4 (observed 1.6: the duration error is
+  // h, the impulse error falls like dx^(2/3), the width of the dispersive FE wave front that
+  // arrives back at the wall), and the finest mesh is within 0.3 %.
+  for (std::size_t k = 1; k < study.rows.size(); ++k)
+    EXPECT_LT(err(study.rows[k]), err(study.rows[k - 1]) / 1.4) << "n = " << study.rows[k].n_elements;
+  EXPECT_LT(err(study.rows.back()), 3e-3);
+  EXPECT_EQ(study.rows.back().n_elements, 1600u);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -239,7 +246,7 @@ TEST(ExamplesTimeStepping, CantileverOnRodFirstImpactAt7648Microseconds)
 {
   const auto loaded = test_cases::load_case(test_cases::example("cantilever_on_rod"));
   const auto m      = structure::build_model(loaded.description);
-  const auto &s     = loaded.integrator;
+  const auto &s     = test_cases::moreau_jean(loaded);
   ASSERT_EQ(m.contacts.size(), 1u);
   const integrators::MoreauJean osi(m, s);
   auto                          state = osi.initial_state();

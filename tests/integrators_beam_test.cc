@@ -55,7 +55,7 @@ namespace
 TEST(IntegratorsBeam, ElasticImpactsConserveEnergy)
 {
   const auto                      m = structure::build_model(pinned_beam(1.0, 16));
-  integrators::IntegratorSettings s;
+  integrators::MoreauJeanSettings s;
   s.theta     = 0.5;
   s.time_step = 1e-4;
   const integrators::MoreauJean osi(m, s);
@@ -102,7 +102,7 @@ namespace
         EXPECT_FALSE(m.modal_damping.empty());
       }
 
-    integrators::IntegratorSettings s;
+    integrators::MoreauJeanSettings s;
     s.theta                = 0.6;
     s.time_step            = 2e-4;
     s.energy_correction    = correction;
@@ -188,7 +188,7 @@ TEST(IntegratorsBeam, ManySupportsAndClearanceWithEverySolver)
   for (const auto algorithm : {contact::LcpAlgorithm::lemke, contact::LcpAlgorithm::enumerative,
                                contact::LcpAlgorithm::pgs})
     {
-      integrators::IntegratorSettings s;
+      integrators::MoreauJeanSettings s;
       s.time_step     = 2e-4;
       s.lcp_solver    = algorithm;
       s.lcp_tolerance = 1e-13;

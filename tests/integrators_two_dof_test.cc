@@ -61,7 +61,7 @@ namespace
   RunResult run(const bool correction, const unsigned int n_steps)
   {
     const auto                      m = two_dof_chain(0.0);
-    integrators::IntegratorSettings s;
+    integrators::MoreauJeanSettings s;
     s.theta             = 0.5;
     s.time_step         = 1.0 / 500.0;
     s.energy_correction = correction;
@@ -150,7 +150,7 @@ TEST(IntegratorsTwoDof, CorrectionTakesTheSmallerRoot)
 TEST(IntegratorsTwoDof, FlowMapAndFixedActiveSetStep)
 {
   const auto                      m = two_dof_chain(0.0);
-  integrators::IntegratorSettings s;
+  integrators::MoreauJeanSettings s;
   s.time_step = 1.0 / 500.0;
   const integrators::MoreauJean osi(m, s);
 
@@ -211,7 +211,7 @@ TEST(IntegratorsTwoDof, ForcedOscillatorConvergesAtSecondOrder)
   double       errors[2];
   for (int level = 0; level < 2; ++level)
     {
-      integrators::IntegratorSettings s;
+      integrators::MoreauJeanSettings s;
       s.time_step = (level == 0 ? 1e-2 : 5e-3);
       const integrators::MoreauJean osi(m, s);
       auto                          state = osi.initial_state();

@@ -96,3 +96,44 @@ TEST(CaseFiles, EveryExampleParsesAndItsOverridesApply)
       EXPECT_EQ(loaded.description.n_modes, 2u);
     }
 }
+
+#include <vibroimpact/io/parameter_file.h>
+
+#include <set>
+
+// One list of sections: every entry a case file's reading goes through was declared (so a
+// misspelt entry is an error) and is printed by `vibroimpact parameters`, and every declared
+// entry is read.
+TEST(CaseFiles, EveryParameterReadIsDocumentedAndTheReverse)
+{
+  auto documentation = io::ParameterFile::documentation(app::case_file_families());
+  app::CaseFile documented_case;
+  app::bind_case_file(documentation, documented_case);
+  const std::set<std::string> documented(documentation.declared_entries().begin(),
+                                         documentation.declared_entries().end());
+  for (const auto &entry : fs::directory_iterator(std::string(VIBROIMPACT_SOURCE_DIR) + "/examples"))
+    {
+      const auto path = entry.path() / "case.prm";
+      if (!fs::exists(path))
+        continue;
+      SCOPED_TRACE(path.string());
+      io::ParameterFile file(path.string(), app::case_file_families());
+      app::CaseFile     c;
+      app::bind_case_file(file, c);
+      file.parse();
+      app::bind_case_file(file, c);
+      EXPECT_EQ(file.declared_entries(), file.read_entries());
+      for (std::string read : file.read_entries())
+        {
+          // "Body beam/Length" is documented as "Body <name>/Length".
+          for (const auto &family : app::case_file_families())
+            if (read.rfind(family + " ", 0) == 0)
+              read = family + " <name>" + read.substr(read.find('/'));
+          EXPECT_TRUE(documented.count(read)) << read << " is read but not documented";
+        }
+    }
+  EXPECT_TRUE(documented.count("Simulation/Solver"));
+  EXPECT_TRUE(documented.count("Moreau-Jean/Theta"));
+  EXPECT_TRUE(documented.count("Modal restitution/Number of modes"));
+  EXPECT_TRUE(documented.count("Run <name>/Overrides"));
+}

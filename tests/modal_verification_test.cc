@@ -25,7 +25,7 @@ namespace
 
   studies::ModalConvergence study(const structure::CaseDescription &c, studies::ExactSolution exact, unsigned int cycles)
   {
-    studies::ModalConvergenceSettings settings;
+    studies::ConvergenceSettings settings;
     settings.exact    = exact;
     settings.n_cycles = cycles;
     return studies::run_modal_convergence(c, settings);

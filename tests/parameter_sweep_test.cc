@@ -1,15 +1,15 @@
 // Parameter sweeps (studies/parameter_sweep.h): a distributed run equals the serial one bit for
 // bit, the Poincaré points show the paper's sticking and period-II motions, bad input is one line.
-#include <vibroimpact/integrators/integrator_parameters.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/structure/case_parameters.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/modal_convergence.h>
-#include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/parameter_sweep.h>
 
 #include <gtest/gtest.h>
+
+#include "case_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,8 +33,10 @@ namespace
   // An example's case read as the `sweep` verb reads it, with overrides.
   studies::ParameterSweep load_sweep(const std::string &name, const std::vector<std::string> &overrides)
   {
-    const auto c = studies::read_case_file(example(name), overrides);
-    return studies::ParameterSweep(structure::build_model(c.description), c.sweep, c.modal_restitution);
+    const auto c     = app::read_case_file(example(name), overrides);
+    const auto model = structure::build_model(c.description);
+    c.solver().check(model, c.run, c.filename); // as the verb does
+    return studies::ParameterSweep(model, c.sweep, c.solver());
   }
 
   std::string read_text(const std::filesystem::path &path)

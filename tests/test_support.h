@@ -1,8 +1,10 @@
 // Small builders of case descriptions shared by the tests.
 #pragma once
 
+#include <vibroimpact/integrators/moreau_jean.h>
 #include <vibroimpact/structure/case_description.h>
-#include <vibroimpact/studies/case_file.h>
+
+#include "case_file.h"
 
 #include <string>
 #include <vector>
@@ -10,10 +12,16 @@
 namespace vibroimpact::test_cases
 {
   // A case file read as the program reads it (all sections declared), with overrides.
-  using LoadedCase = studies::CaseFile;
+  using LoadedCase = app::CaseFile;
   inline LoadedCase load_case(const std::string &path, const std::vector<std::string> &overrides = {})
   {
-    return studies::read_case_file(path, overrides);
+    return app::read_case_file(path, overrides);
+  }
+
+  // The Moreau–Jean settings a case file gives (its "Moreau-Jean" subsection).
+  inline const integrators::MoreauJeanSettings &moreau_jean(const LoadedCase &c)
+  {
+    return dynamic_cast<const integrators::MoreauJeanSolver &>(c.solver("moreau-jean")).settings();
   }
 
   // An example's case file, from the source tree.

@@ -1,21 +1,64 @@
-// A case file read by the program (studies::read_case_file), and where its output goes.
+// A whole case file as the program reads it: every section of every module, bound in one list
+// (bind_case_file) that both reading and `vibroimpact parameters` go through, so that a
+// parameter that is read is always documented and the reverse. Every value is checked before
+// anything is computed or written (one-line io::InputError, exit code 2).
 #pragma once
 
-#include <vibroimpact/studies/case_file.h>
+#include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/structure/case_description.h>
+#include <vibroimpact/studies/convergence.h>
+#include <vibroimpact/studies/parameter_sweep.h>
+#include <vibroimpact/studies/solver_comparison.h>
 
-#include "verbs.h"
-
+#include <iosfwd>
+#include <memory>
 #include <string>
+#include <vector>
+
+namespace vibroimpact::io
+{
+  class ParameterFile;
+}
 
 namespace vibroimpact::app
 {
-  using Case = studies::CaseFile;
-
-  inline Case read_case(const CommonOptions &options)
+  struct CaseFile
   {
-    return studies::read_case_file(options.case_file, options.overrides);
-  }
+    std::string              filename;
+    std::vector<std::string> overrides; // the command line's -s, to re-read the file per run
 
-  // -o, or output/<Model/Name>.
-  std::string output_directory(const CommonOptions &options, const structure::CaseDescription &description);
+    structure::CaseDescription description;
+
+    // "Simulation": the solver and the run control shared by every solver.
+    std::string             solver_name = "moreau-jean";
+    integrators::RunControl run;
+    // One of every registered solver, each with the settings of its own subsection.
+    std::vector<std::unique_ptr<integrators::Solver>> solvers;
+
+    studies::ConvergenceSettings        convergence;
+    studies::SweepSettings              sweep;
+    studies::ComparisonSettings         comparison;
+    std::vector<studies::RunDefinition> runs; // "Run <name>"
+
+    const integrators::Solver &solver() const { return solver(solver_name); }
+    const integrators::Solver &solver(const std::string &name) const;
+    // The run named `name`; throws io::InputError naming `parameter` when there is none.
+    const studies::RunDefinition &find_run(const std::string &name, const std::string &parameter) const;
+  };
+
+  // Subsection families: the structure's ("Body", "Contact", ...) and "Run".
+  std::vector<std::string> case_file_families();
+
+  // Declares (before the file is parsed) or reads (after) every section of a case file.
+  void bind_case_file(io::ParameterFile &file, CaseFile &c);
+
+  // Reads a .prm or .json case file and applies 'Section/Name=value' overrides.
+  CaseFile read_case_file(const std::string &filename, const std::vector<std::string> &overrides = {});
+
+  // The case file as `run` sees it: the file with the command line's overrides and the run's.
+  CaseFile read_run(const CaseFile &c, const studies::RunDefinition &run);
+
+  // Every parameter a verb reads (every verb: empty), with defaults and documentation, and the
+  // registered solvers.
+  void print_parameters(std::ostream &out, const std::string &verb);
 } // namespace vibroimpact::app

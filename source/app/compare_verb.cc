@@ -1,58 +1,84 @@
-#include <vibroimpact/integrators/modal_restitution_parameters.h>
+// `vibroimpact compare case.prm`: every "Run <name>" of the case (a registered solver plus its
+// own overrides) on the one model, each run's history.csv and events.csv in <output>/<run>/,
+// the differences of every run from the reference run in comparison.txt and impacts_<run>.csv,
+// and overlay plots of the contact gaps and the total energy of all runs.
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/solver_comparison.h>
 
 #include "case_file.h"
+#include "verbs.h"
 
-#include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 
 namespace vibroimpact::app
 {
   int run_compare(const CommonOptions &options)
   {
-    const Case c     = read_case(options);
-    const auto model = structure::build_model(c.description);
-    if (std::find(c.comparison.solvers.begin(), c.comparison.solvers.end(), "modal-cor") != c.comparison.solvers.end())
-      integrators::check_modal_restitution(c.modal_restitution, model, c.description.filename);
-    // The two solvers take their damping from different places (the model's C; the modal
-    // reference's own ratios): say so when they cannot be the same.
-    const auto &d = c.description.damping;
-    if (d.rayleigh_mass > 0 || d.rayleigh_stiffness > 0 || d.modal_ratios != c.modal_restitution.damping_ratios)
-      std::cerr << "warning: the Damping subsection and Modal restitution/Damping ratios differ: the two "
-                   "solvers do not damp the same structure\n";
-    auto       stepper = c.integrator;
-    stepper.method     = "moreau-jean"; // Integrator/Method may name the reference
+    const CaseFile c = read_case_file(options.case_file, options.overrides);
+    if (c.runs.size() < 2)
+      throw io::InputError(c.filename, "Run <name>",
+                           "compare needs at least two runs (subsection Run <name> with Solver and Overrides), the "
+                           "file has " + std::to_string(c.runs.size()));
+    const std::string reference = c.comparison.reference.empty() ? c.runs.front().name : c.comparison.reference;
 
-    io::OutputFolder                                out(output_directory(options, c.description));
-    std::map<std::string, studies::ResponseRecord> records;
-    for (const auto &solver : c.comparison.solvers)
+    // Every run's case is read and checked before anything runs: bad input fails early.
+    struct Prepared
+    {
+      CaseFile               file;
+      model::StructuralModel model;
+    };
+    std::deque<Prepared> prepared; // not a vector: CaseFile only moves, and vector would try to copy
+    for (const auto &run : c.runs)
       {
-        const auto directory = out.staging() / solver;
-        std::filesystem::create_directories(directory);
-        records[solver] = solver == "moreau-jean" ?
-                            studies::record_moreau_jean(model, stepper, directory, options.quiet) :
-                            studies::record_modal_restitution(model, c.modal_restitution, directory);
+        CaseFile rc    = read_run(c, run);
+        auto     model = structure::build_model(rc.description);
+        rc.run.quiet   = options.quiet;
+        rc.solver().check(model, rc.run, rc.filename);
+        prepared.push_back(Prepared{std::move(rc), std::move(model)});
       }
 
-    std::ofstream report(out / "comparison.txt");
-    const auto   &reference = records.at(c.comparison.reference);
-    for (const auto &solver : c.comparison.solvers)
+    io::OutputFolder                          out(output_directory(options, c.description));
+    std::vector<integrators::ResponseHistory> histories;
+    std::vector<std::string>                  names;
+    for (std::size_t k = 0; k < c.runs.size(); ++k)
       {
-        if (solver == c.comparison.reference)
+        const auto &[rc, model] = prepared[k];
+        if (!options.quiet)
+          std::cout << "run " << c.runs[k].name << ": " << rc.solver_name << "\n";
+        histories.push_back(integrators::run_to_history(rc.solver(), model, rc.run));
+        const auto folder = out.staging() / c.runs[k].name;
+        std::filesystem::create_directories(folder);
+        integrators::write_history_csv(folder / "history.csv", histories.back());
+        integrators::write_events_csv(folder / "events.csv", histories.back());
+        for (const auto &warning : histories.back().summary.warnings)
+          std::cerr << "warning: run " << c.runs[k].name << ": " << warning << "\n";
+        names.push_back(c.runs[k].name);
+      }
+
+    std::size_t r = 0;
+    while (names[r] != reference)
+      ++r;
+    std::ofstream report(out / "comparison.txt");
+    for (std::size_t k = 0; k < names.size(); ++k)
+      {
+        if (k == r)
           continue;
-        const auto difference =
-          studies::compare_responses(reference, records.at(solver), c.comparison, c.integrator.final_time);
+        const auto difference = studies::compare_responses(names[r], histories[r], names[k], histories[k],
+                                                           c.comparison, prepared[r].file.run.final_time);
         studies::write_report(report, difference);
-        studies::write_report(std::cout, difference);
-        studies::write_matches_csv(out / ("impacts_" + solver + ".csv"), difference);
+        if (!options.quiet)
+          studies::write_report(std::cout, difference);
+        studies::write_matches_csv(out / ("impacts_" + names[k] + ".csv"), difference);
       }
     report.close();
+    for (const auto &contact : histories[r].contact_names())
+      studies::plot_overlay(out.staging(), names, "gap_" + contact, "gap of contact " + contact);
+    studies::plot_overlay(out.staging(), names, "total_energy", "total energy");
     out.commit();
     return io::exit_success;
   }

@@ -1,8 +1,10 @@
 // vibroimpact: the command-line program. One verb per job, one parameter file:
 //
 //   vibroimpact modes      examples/pinned_beam_modes/case.prm -o output/modes
-//   vibroimpact simulate   examples/two_dof_sticking/case.prm -s 'Integrator/Energy correction=false' 
+//   vibroimpact simulate   examples/two_dof_sticking/case.prm -s 'Moreau-Jean/Energy correction=false'
+//   vibroimpact simulate   examples/pinned_beam_obstacle/case.prm -s 'Simulation/Solver=modal-cor'
 //   vibroimpact converge   examples/pinned_beam_modes/case.prm -s 'Convergence/Refinement cycles=5'
+//   vibroimpact converge   examples/bar_on_rigid_wall/case.prm
 //   vibroimpact compare    examples/pinned_beam_obstacle/case.prm
 //   mpirun -np 2 vibroimpact sweep examples/pinned_beam_frequency_sweep/case.prm
 //   vibroimpact parameters
@@ -30,22 +32,24 @@ int main(int argc, char **argv)
     verb->add_option("-o,--output", options.output, "output folder (default: output/<Model/Name>)");
     verb->add_option("-s,--set", options.overrides,
                      "override one parameter: 'Section/Sub/Name=value' (repeatable)");
-    verb->add_flag("-q,--quiet", options.quiet, "no progress bar or timing report");
+    verb->add_flag("-q,--quiet", options.quiet,
+                   "print nothing but errors and warnings (no progress bar, timing, table or summary)");
   };
 
   CLI::App *modes = program.add_subcommand("modes", "natural frequencies and mode shapes");
   add_common(modes);
   CLI::App *simulate = program.add_subcommand(
-    "simulate", "time history by the Moreau–Jean scheme (LCPs by Siconos, optional energy correction)");
+    "simulate", "time history by the solver of Simulation/Solver (default: Moreau–Jean with Siconos LCPs)");
   add_common(simulate);
   CLI::App *compare = program.add_subcommand(
-    "compare", "the same case through several solvers (Moreau–Jean FE, modal CoR), with a difference report");
+    "compare", "the case's runs (subsection Run <name>: any solver, own overrides) against a reference run");
   add_common(compare);
   CLI::App *sweep = program.add_subcommand(
     "sweep", "Poincaré sections over one swept parameter (bifurcation diagram); runs on MPI ranks");
   add_common(sweep);
   CLI::App *converge =
-    program.add_subcommand("converge", "mesh convergence table of natural frequencies with observed rates");
+    program.add_subcommand("converge", "convergence table with observed rates: natural frequencies, or response "
+                                       "quantities under mesh, time-step or mode refinement");
   add_common(converge);
   std::string verb_for_parameters;
   CLI::App   *parameters =

@@ -32,9 +32,10 @@ namespace vibroimpact::app
       const auto &s = sweep.settings();
       std::ostringstream out;
       char line[256];
-      std::snprintf(line, sizeof line, "sweep of %s over %u values, %u transient + %u recorded periods, modal-cor (%u modes), probe '%s'\n",
+      std::snprintf(line, sizeof line, "sweep of %s over %u values, %u transient + %u recorded periods, %s%s, probe '%s'\n",
                     studies::to_string(s.parameter).c_str(), unsigned(results.size()), s.transient_periods,
-                    s.recorded_periods, sweep.solver_settings().n_modes, s.probe.empty() ? "(first contact)" : s.probe.c_str());
+                    s.recorded_periods, sweep.solver().name().c_str(), s.continuation ? " with continuation" : "",
+                    s.probe.c_str());
       out << line;
       if (s.parameter == studies::SweptParameter::forcing_frequency)
         {
@@ -80,10 +81,11 @@ namespace vibroimpact::app
     std::string                              destination;
     try
       {
-        const Case c     = read_case(options);
-        const auto model = structure::build_model(c.description);
-        sweep            = std::make_unique<studies::ParameterSweep>(model, c.sweep, c.modal_restitution);
-        destination      = output_directory(options, c.description);
+        const CaseFile c     = read_case_file(options.case_file, options.overrides);
+        const auto     model = structure::build_model(c.description);
+        c.solver().check(model, c.run, c.filename);
+        sweep       = std::make_unique<studies::ParameterSweep>(model, c.sweep, c.solver());
+        destination = output_directory(options, c.description);
       }
     catch (const io::InputError &)
       {
@@ -104,7 +106,8 @@ namespace vibroimpact::app
                   n_ranks, n_ranks == 1 ? "" : "s");
 
     const auto start = std::chrono::steady_clock::now();
-    const unsigned int n_mine = n_values > rank ? unsigned((n_values - rank + n_ranks - 1) / n_ranks) : 0u;
+    const unsigned int n_mine = sweep->settings().continuation ? (root ? unsigned(n_values) : 0u) :
+                                n_values > rank ? unsigned((n_values - rank + n_ranks - 1) / n_ranks) : 0u;
     std::vector<studies::SweepValueResult> share;
     std::string                            failure;
     {

@@ -4,6 +4,11 @@
 #include <string>
 #include <vector>
 
+namespace vibroimpact::structure
+{
+  struct CaseDescription;
+}
+
 namespace vibroimpact::app
 {
   struct CommonOptions
@@ -11,7 +16,7 @@ namespace vibroimpact::app
     std::string              case_file;
     std::string              output; // empty: output/<Model/Name>
     std::vector<std::string> overrides;
-    bool                     quiet = false;
+    bool                     quiet = false; // no progress bar, timing or summary: errors and warnings only
   };
 
   int run_modes(const CommonOptions &options);
@@ -21,4 +26,7 @@ namespace vibroimpact::app
   // MPI is initialised here only: every other verb runs without it.
   int run_sweep(const CommonOptions &options, int &argc, char **&argv);
   int print_parameters(const std::string &verb);
+
+  // -o, or output/<Model/Name>.
+  std::string output_directory(const CommonOptions &options, const structure::CaseDescription &description);
 } // namespace vibroimpact::app

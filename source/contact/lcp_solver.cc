@@ -13,28 +13,26 @@
 
 namespace vibroimpact::contact
 {
+  const std::vector<std::pair<std::string, LcpAlgorithm>> &lcp_algorithm_names()
+  {
+    static const std::vector<std::pair<std::string, LcpAlgorithm>> names{
+      {"lemke", LcpAlgorithm::lemke}, {"enum", LcpAlgorithm::enumerative}, {"pgs", LcpAlgorithm::pgs}};
+    return names;
+  }
+
   LcpAlgorithm lcp_algorithm_from_string(const std::string &name)
   {
-    if (name == "lemke")
-      return LcpAlgorithm::lemke;
-    if (name == "enum")
-      return LcpAlgorithm::enumerative;
-    if (name == "pgs")
-      return LcpAlgorithm::pgs;
+    for (const auto &[text, algorithm] : lcp_algorithm_names())
+      if (text == name)
+        return algorithm;
     throw std::invalid_argument("unknown LCP solver '" + name + "' (lemke|enum|pgs)");
   }
 
   std::string to_string(const LcpAlgorithm algorithm)
   {
-    switch (algorithm)
-      {
-        case LcpAlgorithm::lemke:
-          return "lemke";
-        case LcpAlgorithm::enumerative:
-          return "enum";
-        case LcpAlgorithm::pgs:
-          return "pgs";
-      }
+    for (const auto &[text, a] : lcp_algorithm_names())
+      if (a == algorithm)
+        return text;
     return "?";
   }
 

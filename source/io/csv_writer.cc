@@ -17,17 +17,29 @@ namespace vibroimpact::io
     out_ << '\n';
   }
 
+  std::string CsvWriter::format(const double value)
+  {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.17g", value);
+    return buffer;
+  }
+
   void CsvWriter::write_row(const std::vector<double> &values)
   {
-    if (values.size() != columns_.size())
-      throw std::logic_error("CSV row of " + std::to_string(values.size()) + " values for " +
+    std::vector<std::string> cells;
+    cells.reserve(values.size());
+    for (const double v : values)
+      cells.push_back(format(v));
+    write_cells(cells);
+  }
+
+  void CsvWriter::write_cells(const std::vector<std::string> &cells)
+  {
+    if (cells.size() != columns_.size())
+      throw std::logic_error("CSV row of " + std::to_string(cells.size()) + " values for " +
                              std::to_string(columns_.size()) + " columns in " + file_.string());
-    char buffer[32];
-    for (std::size_t i = 0; i < values.size(); ++i)
-      {
-        std::snprintf(buffer, sizeof buffer, "%.17g", values[i]);
-        out_ << (i ? "," : "") << buffer;
-      }
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      out_ << (i ? "," : "") << cells[i];
     out_ << '\n';
   }
 } // namespace vibroimpact::io

@@ -1,5 +1,6 @@
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_file.h>
+#include <vibroimpact/io/parameter_section.h>
 
 #include <deal.II/base/parameter_handler.h>
 
@@ -108,10 +109,11 @@ namespace vibroimpact::io
   ParameterFile::~ParameterFile()                    = default;
   ParameterFile::ParameterFile(ParameterFile &&) noexcept = default;
 
-  ParameterFile ParameterFile::documentation(std::vector<std::string> families)
+  ParameterFile ParameterFile::documentation(std::vector<std::string> families, std::string verb)
   {
     ParameterFile file;
     file.families_ = std::move(families);
+    file.verb_     = std::move(verb);
     file.handler_  = std::make_unique<dealii::ParameterHandler>();
     for (const auto &family : file.families_)
       file.instances_.emplace_back(family, std::vector<std::string>{"<name>"});
@@ -199,8 +201,24 @@ namespace vibroimpact::io
     return line_paths_[line];
   }
 
+  void ParameterFile::section(const std::string                             &path,
+                              const std::function<void(ParameterSection &)> &bind,
+                              const std::vector<std::string>                &verbs)
+  {
+    if (!verb_.empty() && !verbs.empty() && std::find(verbs.begin(), verbs.end(), verb_) == verbs.end())
+      return;
+    ParameterSection section(*this, path);
+    bind(section);
+  }
+
+  void ParameterFile::print_documentation(std::ostream &out) const
+  {
+    handler_->print_parameters(out, dealii::ParameterHandler::Text);
+  }
+
   void ParameterFile::parse()
   {
+    parsed_ = true;
     try
       {
         handler_->parse_input(filename_, "", false, false);

@@ -164,3 +164,41 @@ namespace vibroimpact::model
     return basis;
   }
 } // namespace vibroimpact::model
+
+namespace vibroimpact::model
+{
+  namespace
+  {
+    // The scalar displacement of each drawn point along its body's motion direction.
+    Vector along_motion(const OutputGeometry &geometry, const Vector &u)
+    {
+      const Vector sampled = geometry.displacement_map * u;
+      Vector       scalar(geometry.points.size());
+      for (std::size_t p = 0; p < geometry.points.size(); ++p)
+        {
+          const auto &d = geometry.body_directions[geometry.point_body[p]];
+          scalar[p]     = d[0] * sampled[3 * p] + d[1] * sampled[3 * p + 1] + d[2] * sampled[3 * p + 2];
+        }
+      return scalar;
+    }
+  } // namespace
+
+  DrawnModes unit_peak_modes(const ModalBasis &modes, const OutputGeometry &geometry)
+  {
+    const Eigen::Index m = modes.shapes.cols();
+    DrawnModes         out;
+    out.shapes.resize(modes.shapes.rows(), m);
+    out.drawn.resize(geometry.points.size(), m);
+    for (Eigen::Index j = 0; j < m; ++j)
+      {
+        const Vector drawn = along_motion(geometry, modes.shapes.col(j));
+        Eigen::Index at_peak;
+        const double peak = drawn.cwiseAbs().maxCoeff(&at_peak);
+        const double sign = drawn[at_peak] > 0 ? 1.0 : -1.0;
+        out.shapes.col(j) = modes.shapes.col(j) / (sign * peak);
+        out.drawn.col(j)  = drawn / (sign * peak);
+        out.generalised_mass.push_back(1.0 / (peak * peak));
+      }
+    return out;
+  }
+} // namespace vibroimpact::model

@@ -3,7 +3,6 @@
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/structure/case_parameters.h>
 
-#include <deal.II/base/parameter_handler.h>
 
 #include <cmath>
 #include <filesystem>
@@ -12,13 +11,6 @@
 
 namespace vibroimpact::structure
 {
-  using dealii::ParameterHandler;
-  using dealii::Patterns::Anything;
-  using dealii::Patterns::Bool;
-  using dealii::Patterns::Double;
-  using dealii::Patterns::Integer;
-  using dealii::Patterns::Selection;
-
   std::vector<std::string> case_families()
   {
     return {"Body", "Element", "Contact", "Probe", "Load"};
@@ -34,349 +26,234 @@ namespace vibroimpact::structure
 
   namespace
   {
-    using Section = io::ParameterSection;
+    using io::Choices;
+    using io::ParameterSection;
+    constexpr unsigned int unbounded = std::numeric_limits<unsigned int>::max();
 
-    const std::map<std::string, BodyType> body_types{{"beam", BodyType::beam},
-                                                      {"rod", BodyType::rod},
-                                                      {"mass", BodyType::mass}};
-    const std::map<std::string, EndCondition> beam_ends{{"free", EndCondition::free},
-                                                        {"pinned", EndCondition::pinned},
-                                                        {"clamped", EndCondition::clamped},
-                                                        {"sliding", EndCondition::sliding}};
-    const std::map<std::string, EndCondition> rod_ends{{"free", EndCondition::free},
-                                                       {"fixed", EndCondition::clamped}};
-    const std::map<std::string, ContactSide> sides{{"below", ContactSide::below},
-                                                   {"above", ContactSide::above}};
-    const std::map<std::string, ElementType> element_types{{"mass", ElementType::mass},
-                                                           {"spring", ElementType::spring},
-                                                           {"dashpot", ElementType::dashpot}};
-    const std::map<std::string, LoadDistribution> distributions{{"uniform", LoadDistribution::uniform},
-                                                                {"expression", LoadDistribution::expression},
-                                                                {"point", LoadDistribution::point},
-                                                                {"gravity", LoadDistribution::gravity}};
-    const std::map<std::string, TimeDependence> time_dependences{{"constant", TimeDependence::constant},
-                                                                 {"harmonic", TimeDependence::harmonic},
-                                                                 {"random", TimeDependence::random}};
-    const std::map<std::string, InitialStateType> initial_types{{"expressions", InitialStateType::expressions},
-                                                                {"mode", InitialStateType::mode},
-                                                                {"static", InitialStateType::static_load}};
+    const Choices<BodyType>         body_types{{"beam", BodyType::beam}, {"rod", BodyType::rod}, {"mass", BodyType::mass}};
+    const Choices<EndCondition>     beam_ends{{"free", EndCondition::free},
+                                          {"pinned", EndCondition::pinned},
+                                          {"clamped", EndCondition::clamped},
+                                          {"sliding", EndCondition::sliding}};
+    const Choices<EndCondition>     rod_ends{{"free", EndCondition::free}, {"fixed", EndCondition::clamped}};
+    const Choices<ContactSide>      sides{{"below", ContactSide::below}, {"above", ContactSide::above}};
+    const Choices<ElementType>      element_types{{"mass", ElementType::mass},
+                                             {"spring", ElementType::spring},
+                                             {"dashpot", ElementType::dashpot}};
+    const Choices<LoadDistribution> distributions{{"uniform", LoadDistribution::uniform},
+                                                  {"expression", LoadDistribution::expression},
+                                                  {"point", LoadDistribution::point},
+                                                  {"gravity", LoadDistribution::gravity}};
+    const Choices<TimeDependence>   time_dependences{{"constant", TimeDependence::constant},
+                                                   {"harmonic", TimeDependence::harmonic},
+                                                   {"random", TimeDependence::random}};
+    const Choices<InitialStateType> initial_types{{"expressions", InitialStateType::expressions},
+                                                  {"mode", InitialStateType::mode},
+                                                  {"static", InitialStateType::static_load}};
 
-    // Other body: "ground" (or empty) is the rigid ground.
-    std::string other_body(const std::string &text)
+    void bind_point(ParameterSection &s, PointOnBody &point, const std::string &what)
     {
-      return (text == "ground") ? "" : text;
+      s.add("Body", point.body, "Name of the body " + what + " is on.");
+      s.add("Position", point.x, io::finite(), "Coordinate x along that body (0 at its left end).");
     }
 
-    void declare_point(ParameterHandler &prm, const std::string &what)
+    // "ground" (or empty) is the rigid ground.
+    void bind_other_point(ParameterSection &s, PointOnBody &other)
     {
-      prm.declare_entry("Body", "", Anything(), "Name of the body " + what + " is on.");
-      prm.declare_entry("Position", "0", Double(), "Coordinate x along that body (0 at its left end).");
+      std::string body = other.is_ground() ? "ground" : other.body;
+      s.add("Other body", body, "The body at the other end, or 'ground' for a rigid support.");
+      s.add("Other position", other.x, io::finite(), "Coordinate x along the other body.");
+      other.body = body == "ground" ? "" : body;
     }
 
-    void declare_other_point(ParameterHandler &prm)
+    // One end condition, whose names depend on the body type.
+    void bind_end(ParameterSection &s, const std::string &entry, EndCondition &end, const BodyType type,
+                  const std::string &doc)
     {
-      prm.declare_entry("Other body", "ground", Anything(),
-                        "The body at the other end, or 'ground' for a rigid support.");
-      prm.declare_entry("Other position", "0", Double(), "Coordinate x along the other body.");
-    }
-
-    void declare_body(ParameterHandler &prm)
-    {
-      prm.declare_entry("Type", "beam", Selection("beam|rod|mass"),
-                        "beam: Euler–Bernoulli, C1 Hermite elements (transverse deflection and "
-                        "slope); rod: axial, FE_Q elements; mass: a rigid point mass (one DoF).");
-      prm.declare_entry("Length", "1", Double(), "Length L (beam, rod).");
-      prm.declare_entry("Bending stiffness", "1", Double(), "EI (beam).");
-      prm.declare_entry("Axial stiffness", "1", Double(), "EA (rod).");
-      prm.declare_entry("Mass per unit length", "1", Double(), "rho A (beam, rod).");
-      prm.declare_entry("Mass", "1", Double(), "m (mass body).");
-      prm.declare_entry("Number of elements", "16", Integer(), "Uniform mesh of this many elements (unless a mesh file is given).");
-      prm.declare_entry("Mesh file", "", Anything(),
-                        "A gmsh 1D mesh spanning [0, L] (e.g. graded near a contact); relative paths are "
-                        "looked up next to the case file, then in the working directory.");
-      prm.declare_entry("Global refinements", "0", Integer(), "Times the mesh is bisected after it is made or read.");
-      prm.declare_entry("Element degree", "1", Integer(), "Polynomial degree of a rod's FE_Q elements: 1 or 2.");
-      prm.declare_entry("Left end", "free", Anything(), "End condition at x = 0. Beam: free|pinned|clamped|sliding; rod: free|fixed.");
-      prm.declare_entry("Right end", "free", Anything(), "End condition at x = L (same choices).");
-      prm.declare_entry("Mass matrix", "consistent", Selection("consistent|lumped"),
-                        "consistent, or lumped (beam: HRZ diagonal; rod: row sums).");
-      prm.declare_entry("Origin", "0, 0, 0", Anything(), "Where x = 0 is drawn (output only).");
-      prm.declare_entry("Axis", "1, 0, 0", Anything(), "Direction of increasing x in space; a rod moves along it (output only).");
-      prm.declare_entry("Deflection direction", "0, 1, 0", Anything(),
-                        "Direction of positive beam deflection or mass displacement (output only).");
-      prm.declare_entry("Initial displacement", "0", Anything(),
-                        "u0(x), a muparser expression of x (Initial state/Type = expressions).");
-      prm.declare_entry("Initial velocity", "0", Anything(), "v0(x), a muparser expression of x.");
-    }
-
-    void declare_element(ParameterHandler &prm)
-    {
-      prm.declare_entry("Type", "spring", Selection("mass|spring|dashpot"),
-                        "mass: a point mass added at Body/Position; spring, dashpot: between Body/Position "
-                        "and Other body/Other position (or the ground).");
-      declare_point(prm, "the element");
-      declare_other_point(prm);
-      prm.declare_entry("Value", "0", Double(), "m, k or c.");
-    }
-
-    void declare_contact(ParameterHandler &prm)
-    {
-      declare_point(prm, "the contact point");
-      declare_other_point(prm);
-      prm.declare_entry("Gap", "0", Double(), "Initial gap g0 (positive: open).");
-      prm.declare_entry("Side", "below", Selection("below|above"),
-                        "Where the obstacle (or the other body) lies: below: g = g0 + u - u_other; "
-                        "above: g = g0 - u + u_other. A two-sided clearance is two contacts.");
-      prm.declare_entry("Restitution", "1", Double(), "Newton's coefficient of restitution e in [0, 1].");
-    }
-
-    void declare_probe(ParameterHandler &prm)
-    {
-      declare_point(prm, "the probe");
-    }
-
-    void declare_load(ParameterHandler &prm)
-    {
-      prm.declare_entry("Distribution", "uniform", Selection("uniform|expression|point|gravity"),
-                        "uniform: q per unit length on Body; expression: q(x) on Body; point: a force at "
-                        "Body/Position; gravity: rho A g on every body (m g on masses), Amplitude = g.");
-      declare_point(prm, "the load");
-      prm.declare_entry("Expression", "1", Anything(), "q(x), multiplied by the time function (expression only).");
-      prm.declare_entry("Time dependence", "harmonic", Selection("constant|harmonic|random"),
-                        "constant: Amplitude; harmonic: Amplitude sin(omega t + phase); random: "
-                        "band-limited, Amplitude is its RMS.");
-      prm.declare_entry("Amplitude", "0", Double(), "F (or g, or the RMS of a random load).");
-      prm.declare_entry("Angular frequency", "0", Double(), "omega in rad/s (harmonic).");
-      prm.declare_entry("Phase", "0", Double(), "phi in rad (harmonic).");
-      prm.declare_entry("Band low", "0", Double(), "Lowest angular frequency of a random load, rad/s.");
-      prm.declare_entry("Band high", "0", Double(), "Highest angular frequency of a random load, rad/s.");
-      prm.declare_entry("Number of harmonics", "64", Integer(), "Sinusoids that make up a random load.");
-      prm.declare_entry("Seed", "1", Integer(), "Random seed (the same seed gives the same load).");
-    }
-  } // namespace
-
-  void declare_case_parameters(io::ParameterFile &file)
-  {
-    ParameterHandler &prm = file.handler();
-    prm.enter_subsection("Model");
-    prm.declare_entry("Name", "case", Anything(), "A name for the case, used in output headers.");
-    prm.leave_subsection();
-
-    const std::vector<std::pair<std::string, void (*)(ParameterHandler &)>> families{
-      {"Body", declare_body},
-      {"Element", declare_element},
-      {"Contact", declare_contact},
-      {"Probe", declare_probe},
-      {"Load", declare_load}};
-    for (const auto &[family, declare] : families)
-      for (const auto &name : file.instances(family))
+      const auto &ends = type == BodyType::rod ? rod_ends : beam_ends;
+      std::string name = "free";
+      s.add(entry, name, doc);
+      if (!s.reading() || type == BodyType::mass)
+        return;
+      std::string names;
+      for (const auto &[n, condition] : ends)
         {
-          prm.enter_subsection(family + " " + name);
-          declare(prm);
-          prm.leave_subsection();
+          names += (names.empty() ? "" : "|") + n;
+          if (n == name)
+            {
+              end = condition;
+              return;
+            }
         }
-
-    prm.enter_subsection("Initial state");
-    prm.declare_entry("Type", "expressions", Selection("expressions|mode|static"),
-                      "expressions: each body's Initial displacement/velocity; mode: a mode shape whose "
-                      "largest displacement is Amplitude; static: the static deflection under a point force.");
-    prm.declare_entry("Mode", "1", Integer(), "Mode number, from 1 (Type = mode).");
-    prm.declare_entry("Amplitude", "0", Double(), "Largest displacement of the mode shape (Type = mode).");
-    prm.declare_entry("Load body", "", Anything(), "Body carrying the static point force (Type = static).");
-    prm.declare_entry("Load position", "0", Double(), "Its coordinate x (Type = static).");
-    prm.declare_entry("Force", "1", Double(), "The static point force (Type = static).");
-    prm.declare_entry("Target displacement", "0", Double(),
-                      "If not zero, the static shape is scaled so the loaded point moves this much.");
-    prm.leave_subsection();
-
-    prm.enter_subsection("Damping");
-    prm.declare_entry("Rayleigh mass coefficient", "0", Double(), "alpha in C = alpha M + beta K.");
-    prm.declare_entry("Rayleigh stiffness coefficient", "0", Double(), "beta in C = alpha M + beta K.");
-    prm.declare_entry("Modal damping ratios", "", Anything(),
-                      "zeta_1, zeta_2, ...; the last value applies to the remaining damped modes.");
-    prm.declare_entry("Number of damped modes", "0", Integer(),
-                      "Modes that receive modal damping (applied as a low-rank term).");
-    prm.leave_subsection();
-
-    prm.enter_subsection("Modes");
-    prm.declare_entry("Number of modes", "5", Integer(), "Modes computed and written by `vibroimpact modes`.");
-    prm.leave_subsection();
-
-    prm.enter_subsection("Output");
-    prm.declare_entry("Samples per element", "8", Integer(),
-                      "Points per element where the drawn structure is sampled (with its own shape functions).");
-    prm.leave_subsection();
-  }
-
-  namespace
-  {
-    PointOnBody read_point(const Section &s)
-    {
-      return PointOnBody{s.text("Body"), s.number("Position")};
-    }
-    PointOnBody read_other_point(const Section &s)
-    {
-      return PointOnBody{other_body(s.text("Other body")), s.number("Other position")};
+      s.fail(entry, "must be one of " + names + " for a " + (type == BodyType::rod ? "rod" : "beam") + ", got '" +
+                      name + "'");
     }
 
-    BodyDescription read_body(io::ParameterFile &file, const std::string &name)
+    void bind_body(ParameterSection &s, BodyDescription &body, const std::string &name)
     {
-      Section         s(file, "Body " + name);
-      BodyDescription body;
       body.name = name;
-      if (name == "ground")
+      s.add("Type", body.type, body_types,
+            "beam: Euler–Bernoulli, C1 Hermite elements (transverse deflection and slope); rod: axial, FE_Q "
+            "elements; mass: a rigid point mass (one DoF).");
+      if (s.reading() && name == "ground")
         s.fail("Type", "'ground' is reserved for the rigid ground; choose another body name");
-      body.type = s.choice("Type", body_types);
+      double length = 1, bending = 1, axial = 1, rho_a = 1, mass = 1;
+      s.add("Length", length, io::positive(), "Length L (beam, rod).");
+      s.add("Bending stiffness", bending, io::positive(), "EI (beam).");
+      s.add("Axial stiffness", axial, io::positive(), "EA (rod).");
+      s.add("Mass per unit length", rho_a, io::positive(), "rho A (beam, rod).");
+      s.add("Mass", mass, io::positive(), "m (mass body).");
+      s.add("Number of elements", body.n_elements, 1, unbounded,
+            "Uniform mesh of this many elements (unless a mesh file is given).");
+      s.add("Mesh file", body.mesh_file,
+            "A gmsh 1D mesh spanning [0, L] (e.g. graded near a contact); relative paths are looked up next to the "
+            "case file, then in the working directory.");
+      s.add("Global refinements", body.refinements, 0, 20, "Times the mesh is bisected after it is made or read.");
+      s.add("Element degree", body.degree, 1, 2, "Polynomial degree of a rod's FE_Q elements: 1 or 2.");
+      bind_end(s, "Left end", body.left, body.type,
+               "End condition at x = 0. Beam: free|pinned|clamped|sliding; rod: free|fixed.");
+      bind_end(s, "Right end", body.right, body.type, "End condition at x = L (same choices).");
+      s.add("Mass matrix", body.lumped_mass, Choices<bool>{{"consistent", false}, {"lumped", true}},
+            "consistent, or lumped (beam: HRZ diagonal; rod: row sums).");
+      s.add("Origin", body.origin, "Where x = 0 is drawn (output only).");
+      s.add("Axis", body.axis, "Direction of increasing x in space; a rod moves along it (output only).");
+      s.add("Deflection direction", body.deflection,
+            "Direction of positive beam deflection or mass displacement (output only).");
+      s.add("Initial displacement", body.initial_displacement,
+            "u0(x), a muparser expression of x (Initial state/Type = expressions).");
+      s.add("Initial velocity", body.initial_velocity, "v0(x), a muparser expression of x.");
       if (body.type == BodyType::mass)
         {
-          body.mass_per_length = s.positive("Mass");
+          body.mass_per_length = mass;
           body.length          = 0.0;
+          return;
         }
-      else
-        {
-          body.length          = s.positive("Length");
-          body.stiffness       = s.positive(body.type == BodyType::beam ? "Bending stiffness" : "Axial stiffness");
-          body.mass_per_length = s.positive("Mass per unit length");
-          body.n_elements      = s.count("Number of elements", 1);
-          body.mesh_file       = s.text("Mesh file");
-          body.refinements     = s.count("Global refinements", 0);
-          if (body.refinements > 20)
-            s.fail("Global refinements", "must be at most 20, got " + s.text("Global refinements"));
-          const auto &ends = body.type == BodyType::beam ? beam_ends : rod_ends;
-          body.left        = s.choice("Left end", ends);
-          body.right       = s.choice("Right end", ends);
-          if (body.type == BodyType::rod)
-            {
-              body.degree = s.count("Element degree", 1);
-              if (body.degree > 2)
-                s.fail("Element degree", "must be 1 or 2, got " + s.text("Element degree"));
-            }
-          body.lumped_mass = s.text("Mass matrix") == "lumped";
-        }
-      body.origin     = s.vector3("Origin");
-      body.axis       = s.vector3("Axis");
-      body.deflection = s.vector3("Deflection direction");
-      body.initial_displacement = s.text("Initial displacement");
-      body.initial_velocity     = s.text("Initial velocity");
-      return body;
+      body.length          = length;
+      body.stiffness       = body.type == BodyType::beam ? bending : axial;
+      body.mass_per_length = rho_a;
+    }
+
+    void bind_element(ParameterSection &s, ElementDescription &element, const std::string &name)
+    {
+      element.name = name;
+      s.add("Type", element.type, element_types,
+            "mass: a point mass added at Body/Position; spring, dashpot: between Body/Position and Other "
+            "body/Other position (or the ground).");
+      bind_point(s, element.point, "the element");
+      bind_other_point(s, element.other);
+      s.add("Value", element.value, io::non_negative(), "m, k or c.");
+      if (s.reading() && element.type == ElementType::mass && !(element.value > 0))
+        s.fail("Value", "must be positive, got 0");
+    }
+
+    void bind_contact(ParameterSection &s, ContactDescription &contact, const std::string &name)
+    {
+      contact.name = name;
+      bind_point(s, contact.point, "the contact point");
+      bind_other_point(s, contact.other);
+      s.add("Gap", contact.gap, io::finite(), "Initial gap g0 (positive: open).");
+      s.add("Side", contact.side, sides,
+            "Where the obstacle (or the other body) lies: below: g = g0 + u - u_other; above: g = g0 - u + "
+            "u_other. A two-sided clearance is two contacts.");
+      s.add("Restitution", contact.restitution, io::in_range(0, 1), "Newton's coefficient of restitution e in [0, 1].");
+    }
+
+    void bind_load(ParameterSection &s, LoadDescription &load, const std::string &name)
+    {
+      load.name = name;
+      s.add("Distribution", load.distribution, distributions,
+            "uniform: q per unit length on Body; expression: q(x) on Body; point: a force at Body/Position; "
+            "gravity: rho A g on every body (m g on masses), Amplitude = g.");
+      bind_point(s, load.point, "the load");
+      s.add("Expression", load.expression, "q(x), multiplied by the time function (expression only).");
+      s.add("Time dependence", load.time, time_dependences,
+            "constant: Amplitude; harmonic: Amplitude sin(omega t + phase); random: band-limited, Amplitude is "
+            "its RMS.");
+      s.add("Amplitude", load.amplitude, io::finite(), "F (or g, or the RMS of a random load).");
+      s.add("Angular frequency", load.omega, io::non_negative(), "omega in rad/s (harmonic).");
+      s.add("Phase", load.phase, io::finite(), "phi in rad (harmonic).");
+      s.add("Band low", load.band_low, io::non_negative(), "Lowest angular frequency of a random load, rad/s.");
+      s.add("Band high", load.band_high, io::non_negative(), "Highest angular frequency of a random load, rad/s.");
+      s.add("Number of harmonics", load.n_harmonics, 2, unbounded, "Sinusoids that make up a random load.");
+      unsigned int seed = static_cast<unsigned int>(load.seed);
+      s.add("Seed", seed, 0, unbounded, "Random seed (the same seed gives the same load).");
+      load.seed = seed;
+      if (!s.reading() || load.time != TimeDependence::random)
+        return;
+      if (!(load.band_high > 0))
+        s.fail("Band high", "must be positive, got 0");
+      if (load.band_high <= load.band_low)
+        s.fail("Band high", "must exceed Band low");
+      if (load.amplitude < 0)
+        s.fail("Amplitude", "the RMS of a random load must not be negative");
+    }
+
+    // One family: the vector gets one element per instance the file names.
+    template <typename Description, typename Bind>
+    void bind_family(io::ParameterFile &file, const std::string &family, std::vector<Description> &items, Bind bind)
+    {
+      const auto &names = file.instances(family);
+      items.resize(names.size());
+      for (std::size_t i = 0; i < names.size(); ++i)
+        file.section(family + " " + names[i], [&](ParameterSection &s) { bind(s, items[i], names[i]); });
     }
   } // namespace
 
-  CaseDescription parse_case_parameters(io::ParameterFile &file)
+  void bind_case_parameters(io::ParameterFile &file, CaseDescription &description)
   {
-    ParameterHandler &prm = file.handler();
-    CaseDescription   description;
     description.filename = file.filename();
-    prm.enter_subsection("Model");
-    description.name = prm.get("Name");
-    prm.leave_subsection();
-
-    for (const auto &name : file.instances("Body"))
-      description.bodies.push_back(read_body(file, name));
-    if (description.bodies.empty())
+    file.section("Model", [&](ParameterSection &s) {
+      s.add("Name", description.name, "A name for the case, used in output headers and as the output folder.");
+    });
+    bind_family(file, "Body", description.bodies, bind_body);
+    if (file.parsed() && description.bodies.empty())
       file.fail("Body <name>", "the case has no body (add 'subsection Body <name>')");
+    bind_family(file, "Element", description.elements, bind_element);
+    bind_family(file, "Contact", description.contacts, bind_contact);
+    bind_family(file, "Probe", description.probes,
+                [](ParameterSection &s, ProbeDescription &probe, const std::string &name) {
+                  probe.name = name;
+                  bind_point(s, probe.point, "the probe");
+                });
+    bind_family(file, "Load", description.loads, bind_load);
 
-    for (const auto &name : file.instances("Element"))
-      {
-        Section            s(file, "Element " + name);
-        ElementDescription element;
-        element.name  = name;
-        element.type  = s.choice("Type", element_types);
-        element.point = read_point(s);
-        element.other = read_other_point(s);
-        element.value = element.type == ElementType::mass ? s.positive("Value") : s.non_negative("Value");
-        description.elements.push_back(element);
-      }
-
-    for (const auto &name : file.instances("Contact"))
-      {
-        Section            s(file, "Contact " + name);
-        ContactDescription contact;
-        contact.name        = name;
-        contact.point       = read_point(s);
-        contact.other       = read_other_point(s);
-        contact.gap         = s.number("Gap");
-        contact.side        = s.choice("Side", sides);
-        contact.restitution = s.in_range("Restitution", 0.0, 1.0);
-        description.contacts.push_back(contact);
-      }
-
-    for (const auto &name : file.instances("Probe"))
-      {
-        Section s(file, "Probe " + name);
-        description.probes.push_back(ProbeDescription{name, read_point(s)});
-      }
-
-    for (const auto &name : file.instances("Load"))
-      {
-        Section         s(file, "Load " + name);
-        LoadDescription load;
-        load.name         = name;
-        load.distribution = s.choice("Distribution", distributions);
-        load.point        = read_point(s);
-        load.expression   = s.text("Expression");
-        load.time         = s.choice("Time dependence", time_dependences);
-        load.amplitude    = s.number("Amplitude");
-        load.omega        = s.non_negative("Angular frequency");
-        load.phase        = s.number("Phase");
-        if (load.time == TimeDependence::random)
-          {
-            load.band_low    = s.non_negative("Band low");
-            load.band_high   = s.positive("Band high");
-            if (load.band_high <= load.band_low)
-              s.fail("Band high", "must exceed Band low");
-            load.n_harmonics = s.count("Number of harmonics", 2);
-            load.seed        = s.count("Seed", 0);
-            if (load.amplitude < 0)
-              s.fail("Amplitude", "the RMS of a random load must not be negative");
-          }
-        description.loads.push_back(load);
-      }
-
-    {
-      Section                  s(file, "Initial state");
+    file.section("Initial state", [&](ParameterSection &s) {
       InitialStateDescription &initial = description.initial_state;
-      initial.type                     = s.choice("Type", initial_types);
-      initial.mode                     = s.count("Mode", 1);
-      initial.amplitude                = s.number("Amplitude");
-      initial.load_point               = PointOnBody{s.text("Load body"), s.number("Load position")};
-      initial.force                    = s.number("Force");
-      initial.target_displacement      = s.number("Target displacement");
-      if (initial.type == InitialStateType::static_load && initial.force == 0)
+      s.add("Type", initial.type, initial_types,
+            "expressions: each body's Initial displacement/velocity; mode: a mode shape whose largest displacement "
+            "is Amplitude; static: the static deflection under a point force.");
+      s.add("Mode", initial.mode, 1, unbounded, "Mode number, from 1 (Type = mode).");
+      s.add("Amplitude", initial.amplitude, io::finite(), "Largest displacement of the mode shape (Type = mode).");
+      s.add("Load body", initial.load_point.body, "Body carrying the static point force (Type = static).");
+      s.add("Load position", initial.load_point.x, io::finite(), "Its coordinate x (Type = static).");
+      s.add("Force", initial.force, io::finite(), "The static point force (Type = static).");
+      s.add("Target displacement", initial.target_displacement, io::finite(),
+            "If not zero, the static shape is scaled so the loaded point moves this much.");
+      if (s.reading() && initial.type == InitialStateType::static_load && initial.force == 0)
         s.fail("Force", "a static initial state needs a non-zero force");
-    }
+    });
 
-    {
-      Section             s(file, "Damping");
+    file.section("Damping", [&](ParameterSection &s) {
       DampingDescription &damping = description.damping;
-      damping.rayleigh_mass       = s.non_negative("Rayleigh mass coefficient");
-      damping.rayleigh_stiffness  = s.non_negative("Rayleigh stiffness coefficient");
-      for (const auto &item : io::split_list(s.text("Modal damping ratios")))
-        {
-          double zeta = -1;
-          try
-            {
-              zeta = std::stod(item);
-            }
-          catch (const std::exception &)
-            {}
-          if (!(zeta >= 0 && zeta < 1))
-            s.fail("Modal damping ratios", "each ratio must lie in [0, 1), got '" + item + "'");
-          damping.modal_ratios.push_back(zeta);
-        }
-      damping.n_damped_modes = s.count("Number of damped modes", 0);
-      if (damping.n_damped_modes > 0 && damping.modal_ratios.empty())
+      s.add("Rayleigh mass coefficient", damping.rayleigh_mass, io::non_negative(), "alpha in C = alpha M + beta K.");
+      s.add("Rayleigh stiffness coefficient", damping.rayleigh_stiffness, io::non_negative(),
+            "beta in C = alpha M + beta K.");
+      io::Bounds ratio = io::in_range(0, 1);
+      ratio.open_high  = true;
+      s.add("Modal damping ratios", damping.modal_ratios, ratio,
+            "zeta_1, zeta_2, ...; the last value applies to the remaining damped modes.");
+      s.add("Number of damped modes", damping.n_damped_modes, 0, unbounded,
+            "Modes that receive modal damping (applied as a low-rank term).");
+      if (s.reading() && damping.n_damped_modes > 0 && damping.modal_ratios.empty())
         s.fail("Modal damping ratios", "give at least one ratio for the damped modes");
-    }
+    });
 
-    {
-      Section s(file, "Modes");
-      description.n_modes = s.count("Number of modes", 1);
-    }
-    {
-      Section s(file, "Output");
-      description.samples_per_element = s.count("Samples per element", 1);
-    }
-    return description;
+    file.section("Modes", [&](ParameterSection &s) {
+      s.add("Number of modes", description.n_modes, 1, unbounded, "Modes computed and written by `vibroimpact modes`.");
+    });
+    file.section("Output", [&](ParameterSection &s) {
+      s.add("Samples per element", description.samples_per_element, 1, unbounded,
+            "Points per element where the drawn structure is sampled (with its own shape functions).");
+    });
   }
 } // namespace vibroimpact::structure

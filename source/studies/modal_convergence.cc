@@ -1,10 +1,8 @@
-#include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/modal_convergence.h>
 
 #include <deal.II/base/convergence_table.h>
-#include <deal.II/base/parameter_handler.h>
 
 #include <cmath>
 #include <map>
@@ -12,38 +10,6 @@
 
 namespace vibroimpact::studies
 {
-  namespace
-  {
-    const std::map<std::string, ExactSolution> exact_names{
-      {"none", ExactSolution::none},
-      {"pinned-pinned beam", ExactSolution::pinned_pinned_beam},
-      {"clamped-free beam", ExactSolution::clamped_free_beam},
-      {"fixed-free rod", ExactSolution::fixed_free_rod}};
-  }
-
-  void declare_convergence_parameters(io::ParameterFile &file)
-  {
-    auto &prm = file.handler();
-    prm.enter_subsection("Convergence");
-    prm.declare_entry("Exact solution", "none",
-                      dealii::Patterns::Selection("none|pinned-pinned beam|clamped-free beam|fixed-free rod"),
-                      "Closed-form frequencies to measure errors against; none: the finest mesh.");
-    prm.declare_entry("Refinement cycles", "4", dealii::Patterns::Integer(1, 12),
-                      "Meshes in the study: the case's own, then bisected once per further cycle.");
-    prm.leave_subsection();
-  }
-
-  ModalConvergenceSettings parse_convergence_parameters(io::ParameterFile &file)
-  {
-    auto &prm = file.handler();
-    prm.enter_subsection("Convergence");
-    ModalConvergenceSettings settings;
-    settings.exact    = exact_names.at(prm.get("Exact solution"));
-    settings.n_cycles = prm.get_integer("Refinement cycles");
-    prm.leave_subsection();
-    return settings;
-  }
-
   double ModalConvergence::observed_rate(const unsigned int mode, const unsigned int row) const
   {
     const auto &coarse = rows.at(row - 1), &fine = rows.at(row);
@@ -81,7 +47,7 @@ namespace vibroimpact::studies
   }
 
   ModalConvergence run_modal_convergence(const structure::CaseDescription         &description,
-                                         const ModalConvergenceSettings           &settings,
+                                         const ConvergenceSettings                &settings,
                                          const std::function<void(unsigned int)> &on_cycle)
   {
     ModalConvergence result;

@@ -1,36 +1,25 @@
-#include <vibroimpact/integrators/modal_restitution.h>
-#include <vibroimpact/integrators/modal_restitution_parameters.h>
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/input_error.h>
-#include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/studies/parameter_sweep.h>
-
-#include <deal.II/base/parameter_handler.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <map>
+#include <limits>
 #include <stdexcept>
 
 namespace vibroimpact::studies
 {
-  using dealii::Patterns::Anything;
-  using dealii::Patterns::Double;
-  using dealii::Patterns::Integer;
-
   namespace
   {
-    const std::map<std::string, SweptParameter> parameter_names{{"forcing frequency", SweptParameter::forcing_frequency},
-                                                                {"gap", SweptParameter::gap},
-                                                                {"amplitude", SweptParameter::amplitude}};
-    const std::map<std::string, FrequencyUnit> unit_names{{"rad/s", FrequencyUnit::rad_per_s},
-                                                          {"first natural frequency",
-                                                           FrequencyUnit::first_natural_frequency}};
-
+    const io::Choices<SweptParameter> parameter_names{{"forcing frequency", SweptParameter::forcing_frequency},
+                                                      {"gap", SweptParameter::gap},
+                                                      {"amplitude", SweptParameter::amplitude}};
+    const io::Choices<FrequencyUnit>  unit_names{{"rad/s", FrequencyUnit::rad_per_s},
+                                                {"first natural frequency", FrequencyUnit::first_natural_frequency}};
   } // namespace
 
   std::string to_string(SweptParameter parameter)
@@ -41,75 +30,54 @@ namespace vibroimpact::studies
     return "?";
   }
 
-  void declare_sweep_parameters(io::ParameterFile &file)
+  void bind_sweep_parameters(io::ParameterSection &s, SweepSettings &r)
   {
-    auto &prm = file.handler();
-    prm.enter_subsection("Sweep");
-    prm.declare_entry("Parameter", "forcing frequency", Anything(),
-                      "What is swept: forcing frequency (omega of the harmonic load), gap (g0 of the "
-                      "contact) or amplitude (of the harmonic load).");
-    prm.declare_entry("Load", "", Anything(),
-                      "The harmonic load whose omega or amplitude is swept, and whose period sets the "
-                      "Poincaré sampling; empty: every harmonic load.");
-    prm.declare_entry("Contact", "", Anything(), "The contact whose gap is swept; empty: every contact.");
-    prm.declare_entry("From", "0.5", Double(), "First value.");
-    prm.declare_entry("To", "1.5", Double(), "Last value.");
-    prm.declare_entry("Number of values", "21", Integer(), "Evenly spaced values from From to To (1: From only).");
-    prm.declare_entry("Frequency unit", "first natural frequency", Anything(),
-                      "rad/s or first natural frequency (values are omega/omega_1, omega_1 of the model "
-                      "without contacts); forcing frequency only.");
-    prm.declare_entry("Transient periods", "50", Integer(),
-                      "Forcing periods run from the initial state before any point is recorded.");
-    prm.declare_entry("Recorded periods", "20", Integer(),
-                      "Poincaré points per value: u, v at the probe at t = (transient + k + phase) T, k = 1..this.");
-    prm.declare_entry("Sampling phase", "0", Double(),
-                      "Fraction of the forcing period in [0, 1) at which the points are taken: "
-                      "t = (transient + k + phase) T (rounded to j/S, S <= 360).");
-    prm.declare_entry("Probe", "", Anything(),
-                      "The probe whose displacement and velocity are sampled; empty: the first contact's "
-                      "own coordinate H u (the deflection at the contact point for an obstacle below).");
-    prm.leave_subsection();
-  }
-
-  SweepSettings parse_sweep_parameters(io::ParameterFile &file)
-  {
-    const io::ParameterSection s(file, "Sweep");
-    SweepSettings              r;
-    r.filename       = file.filename();
-    r.parameter      = s.choice("Parameter", parameter_names);
-    r.load           = io::trim(s.text("Load"));
-    r.contact        = io::trim(s.text("Contact"));
-    r.from           = s.number("From");
-    r.to             = s.number("To");
-    r.n_values       = s.count("Number of values", 1);
-    r.frequency_unit = s.choice("Frequency unit", unit_names);
+    constexpr unsigned int unbounded = std::numeric_limits<unsigned int>::max();
+    s.add("Parameter", r.parameter, parameter_names,
+          "What is swept: forcing frequency (omega of the harmonic load), gap (g0 of the contact) or amplitude (of "
+          "the harmonic load).");
+    s.add("Load", r.load,
+          "The harmonic load whose omega or amplitude is swept, and whose period sets the Poincaré sampling; empty: "
+          "every harmonic load.");
+    s.add("Contact", r.contact, "The contact whose gap is swept; empty: every contact.");
+    s.add("From", r.from, io::finite(), "First value.");
+    s.add("To", r.to, io::finite(), "Last value.");
+    s.add("Number of values", r.n_values, 1, unbounded, "Evenly spaced values from From to To (1: From only).");
+    s.add("Frequency unit", r.frequency_unit, unit_names,
+          "rad/s or first natural frequency (values are omega/omega_1, omega_1 of the model without contacts); "
+          "forcing frequency only.");
+    s.add("Transient periods", r.transient_periods, 0, unbounded,
+          "Forcing periods run from the initial state before any point is recorded.");
+    s.add("Recorded periods", r.recorded_periods, 1, unbounded,
+          "Poincaré points per value: u, v at the probe at t = (transient + k + phase) T, k = 1..this.");
+    io::Bounds phase = io::in_range(0, 1);
+    phase.open_high  = true;
+    s.add("Sampling phase", r.sampling_phase, phase,
+          "Fraction of the forcing period in [0, 1) at which the points are taken: t = (transient + k + phase) T "
+          "(rounded to j/S, S <= 360).");
+    s.add("Probe", r.probe,
+          "The probe whose displacement and velocity are sampled; empty: the first contact's own coordinate H u (the "
+          "deflection at the contact point for an obstacle below).");
+    s.add("Continuation", r.continuation,
+          "Start each value from the previous value's final state (the values then run in order on one rank).");
+    if (!s.reading())
+      return;
     if (r.parameter == SweptParameter::forcing_frequency && !(r.from > 0 && r.to > 0))
       s.fail(r.from > 0 ? "To" : "From", "a forcing frequency must be positive");
     if (r.parameter == SweptParameter::gap && !(r.from >= 0 && r.to >= 0))
       s.fail(r.from >= 0 ? "To" : "From", "a gap must not be negative (the initial state would penetrate)");
-    r.transient_periods = s.count("Transient periods", 0);
-    r.recorded_periods  = s.count("Recorded periods", 1);
-    r.sampling_phase    = s.number("Sampling phase");
-    if (!(r.sampling_phase >= 0 && r.sampling_phase < 1))
-      s.fail("Sampling phase", "must lie in [0, 1), got " + s.text("Sampling phase"));
-    r.probe             = io::trim(s.text("Probe"));
-    return r;
   }
 
-  void check_sweep(const SweepSettings                       &s,
-                   const integrators::ModalRestitutionSettings &solver,
-                   const model::StructuralModel              &model)
+  void check_sweep(const SweepSettings &s, const model::StructuralModel &model)
   {
     const auto fail = [&](const std::string &entry, const std::string &reason) {
       throw io::InputError(s.filename, "Sweep/" + entry, reason);
     };
-    const auto harmonic = [&](const model::LoadTerm &l) {
-      return l.time.kind == model::TimeFunction::Kind::harmonic;
-    };
+    const auto harmonic = [&](const model::LoadTerm &l) { return l.time.kind == model::TimeFunction::Kind::harmonic; };
     if (!s.load.empty())
       {
-        const auto it = std::find_if(model.loads.begin(), model.loads.end(),
-                                     [&](const auto &l) { return l.name == s.load; });
+        const auto it =
+          std::find_if(model.loads.begin(), model.loads.end(), [&](const auto &l) { return l.name == s.load; });
         if (it == model.loads.end())
           fail("Load", "no load named '" + s.load + "'");
         if (!harmonic(*it))
@@ -123,16 +91,12 @@ namespace vibroimpact::studies
           fail("Load", "load '" + l.name + "' has no angular frequency: the Poincaré period is undefined");
     if (model.contacts.empty())
       fail("Contact", "the case has no contact");
-    if (!s.contact.empty() && std::none_of(model.contacts.begin(), model.contacts.end(),
-                                           [&](const auto &c) { return c.name == s.contact; }))
+    if (!s.contact.empty() &&
+        std::none_of(model.contacts.begin(), model.contacts.end(), [&](const auto &c) { return c.name == s.contact; }))
       fail("Contact", "no contact named '" + s.contact + "'");
-    if (!s.probe.empty() && std::none_of(model.probes.begin(), model.probes.end(),
-                                         [&](const auto &p) { return p.name == s.probe; }))
+    if (!s.probe.empty() &&
+        std::none_of(model.probes.begin(), model.probes.end(), [&](const auto &p) { return p.name == s.probe; }))
       fail("Probe", "no probe named '" + s.probe + "'");
-    integrators::check_modal_restitution(solver, model, s.filename);
-    if (s.parameter == SweptParameter::forcing_frequency && s.frequency_unit == FrequencyUnit::rad_per_s &&
-        !(s.from > 0 && s.to > 0))
-      fail("From", "a forcing frequency must be positive");
   }
 
   std::vector<double> sweep_values(const SweepSettings &s)
@@ -145,15 +109,14 @@ namespace vibroimpact::studies
     return values;
   }
 
-  ParameterSweep::ParameterSweep(const model::StructuralModel         &model,
-                                 SweepSettings                         settings,
-                                 integrators::ModalRestitutionSettings solver)
+  ParameterSweep::ParameterSweep(const model::StructuralModel &model, SweepSettings settings,
+                                 const integrators::Solver &solver)
     : model_(model)
     , settings_(std::move(settings))
-    , solver_(std::move(solver))
+    , solver_(solver.clone())
     , values_(sweep_values(settings_))
   {
-    check_sweep(settings_, solver_, model_);
+    check_sweep(settings_, model_);
     for (std::size_t k = 0; k < model_.loads.size(); ++k)
       if (model_.loads[k].time.kind == model::TimeFunction::Kind::harmonic &&
           (settings_.load.empty() || model_.loads[k].name == settings_.load))
@@ -208,10 +171,12 @@ namespace vibroimpact::studies
     return m;
   }
 
-  SweepValueResult ParameterSweep::run_value(unsigned int index, unsigned int rank) const
+  SweepValueResult ParameterSweep::run_value(unsigned int index, unsigned int rank,
+                                             const std::pair<model::Vector, model::Vector> *start,
+                                             std::pair<model::Vector, model::Vector>       *final_state) const
   {
-    const auto         start     = std::chrono::steady_clock::now();
-    const std::clock_t cpu_start = std::clock();
+    const auto         wall_start = std::chrono::steady_clock::now();
+    const std::clock_t cpu_start  = std::clock();
 
     SweepValueResult r;
     r.index = index;
@@ -219,49 +184,62 @@ namespace vibroimpact::studies
     r.omega = forcing_omega(index);
     r.rank  = rank;
 
-    const model::StructuralModel m = model_for(index);
-    const double                 T = 2 * M_PI / r.omega;
+    model::StructuralModel m = model_for(index);
+    if (start)
+      {
+        m.initial_displacement = start->first;
+        m.initial_velocity     = start->second;
+      }
+    const double T = 2 * M_PI / r.omega;
 
-    // Outputs every T/S, S the smallest with phase = j/S: point k is output row S (n0 + k) + j.
-    unsigned int S = 1, j = 0;
+    // Outputs every T/S, S the smallest with phase = j/S: point k is at output S (n0 + k) + j.
+    unsigned int S = 1;
     for (; S < 360; ++S)
       if (std::abs(settings_.sampling_phase * S - std::round(settings_.sampling_phase * S)) < 1e-9)
         break;
-    j = static_cast<unsigned int>(std::lround(settings_.sampling_phase * S)) % S;
+    const unsigned int  j    = static_cast<unsigned int>(std::lround(settings_.sampling_phase * S)) % S;
     const unsigned long n0   = settings_.transient_periods;
-    const unsigned long last = S * (n0 + settings_.recorded_periods) + j; // the final output row
+    const unsigned long last = S * (n0 + settings_.recorded_periods) + j; // the final output
 
-    integrators::ModalRestitutionSettings s = solver_;
-    s.output_interval = T / S;
-    s.final_time      = last * s.output_interval; // the same product as the solver's k * interval
+    integrators::RunControl control;
+    control.output_interval = T / S;
+    control.final_time      = last * control.output_interval; // the same product as the solvers' k * interval
+    const auto h            = integrators::run_to_history(*solver_, m, control);
 
-    const auto h = integrators::ModalRestitution(m, s).run();
+    // The row at output k: exact for event-driven solvers, the nearest step of a time stepper.
+    const std::vector<double> times = h.times();
+    const auto row_at = [&](const unsigned long k) {
+      const double target = k * control.output_interval;
+      const auto   it     = std::lower_bound(times.begin(), times.end(), target - 1e-12 * control.final_time);
+      std::size_t  row    = static_cast<std::size_t>(std::min(it, times.end() - 1) - times.begin());
+      if (row > 0 && std::abs(times[row - 1] - target) < std::abs(times[row] - target))
+        --row;
+      if (std::abs(times[row] - target) > 0.5 * control.output_interval)
+        throw std::runtime_error("sweep: the solver wrote no history row near t = " + std::to_string(target));
+      return row;
+    };
+    const std::string probe = "u_" + settings_.probe, probe_v = "v_" + settings_.probe;
+    const auto phases = h.sticking_phases(control.final_time);
 
-    std::size_t probe = 0;
-    while (m.probes[probe].name != settings_.probe)
-      ++probe;
-    if (h.times.size() != last + 1)
-      throw std::runtime_error("sweep: expected " + std::to_string(last + 1) + " output times, got " +
-                               std::to_string(h.times.size()));
-
-    const double t0 = h.times[S * n0 + j], t1 = h.times[last];
-    const auto   stuck_at = [&](double t) {
-      return std::any_of(h.sticking.begin(), h.sticking.end(),
-                         [t](const auto &phase) { return phase.start <= t && t <= phase.end; });
+    const double t0 = times[row_at(S * n0 + j)], t1 = times[row_at(last)];
+    const auto stuck_at = [&](double t) {
+      return std::any_of(phases.begin(), phases.end(), [t](const auto &p) { return p.start <= t && t <= p.end; });
     };
     for (unsigned int k = 1; k <= settings_.recorded_periods; ++k)
       {
-        const std::size_t row = S * (n0 + k) + j;
+        const std::size_t row = row_at(S * (n0 + k) + j);
         PoincarePoint     p;
         p.period = k;
-        p.time   = h.times.at(row);
-        p.u      = h.probe_displacement.at(row).at(probe);
-        p.v      = h.probe_velocity.at(row).at(probe);
-        p.gap    = *std::min_element(h.gaps.at(row).begin(), h.gaps.at(row).end());
-        p.stuck  = stuck_at(p.time);
+        p.time   = times[row];
+        p.u      = h.at(row, probe);
+        p.v      = h.at(row, probe_v);
+        p.gap    = std::numeric_limits<double>::infinity();
+        for (const auto &c : h.contact_names())
+          p.gap = std::min(p.gap, h.at(row, "gap_" + c));
+        p.stuck = stuck_at(p.time);
         r.points.push_back(p);
       }
-    for (const auto &e : h.impacts)
+    for (const auto &e : h.impacts())
       if (e.time > t0)
         {
           ImpactPoint ip;
@@ -269,27 +247,31 @@ namespace vibroimpact::studies
           ip.phase    = std::fmod(e.time / T, 1.0);
           ip.contact  = e.contact;
           ip.velocity = e.pre_velocity;
-          ip.sticks   = e.starts_sticking;
+          ip.sticks   = std::any_of(phases.begin(), phases.end(), [&](const auto &p) {
+            return p.contact == e.contact && std::abs(p.start - e.time) <= 1e-12 * std::max(1.0, e.time);
+          });
           r.impact_points.push_back(ip);
         }
     r.impacts = r.impact_points.size();
 
     // Union of the sticking phases of all contacts, clipped to the recorded window.
-    std::vector<std::pair<double, double>> phases;
-    for (const auto &phase : h.sticking)
+    std::vector<std::pair<double, double>> clipped;
+    for (const auto &phase : phases)
       if (phase.end > t0 && phase.start < t1)
-        phases.emplace_back(std::max(phase.start, t0), std::min(phase.end, t1));
-    std::sort(phases.begin(), phases.end());
+        clipped.emplace_back(std::max(phase.start, t0), std::min(phase.end, t1));
+    std::sort(clipped.begin(), clipped.end());
     double stuck_time = 0, covered = t0;
-    for (const auto &[a, b] : phases)
+    for (const auto &[a, b] : clipped)
       {
         if (b > covered)
           stuck_time += b - std::max(a, covered);
         covered = std::max(covered, b);
       }
     r.sticking_fraction = stuck_time / (t1 - t0);
+    if (final_state)
+      *final_state = {h.final_displacement(), h.final_velocity()};
 
-    r.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     r.cpu_time  = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
     return r;
   }
@@ -300,6 +282,19 @@ namespace vibroimpact::studies
     if (n_ranks == 0 || rank >= n_ranks)
       throw std::invalid_argument("sweep: rank " + std::to_string(rank) + " of " + std::to_string(n_ranks));
     std::vector<SweepValueResult> share;
+    if (settings_.continuation)
+      {
+        if (rank != 0)
+          return share;
+        std::pair<model::Vector, model::Vector> state;
+        for (unsigned int index = 0; index < values_.size(); ++index)
+          {
+            share.push_back(run_value(index, rank, index > 0 ? &state : nullptr, &state));
+            if (done)
+              done(static_cast<unsigned int>(share.size()));
+          }
+        return share;
+      }
     for (unsigned int index = rank; index < values_.size(); index += n_ranks)
       {
         share.push_back(run_value(index, rank));

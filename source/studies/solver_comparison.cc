@@ -1,128 +1,44 @@
-#include <vibroimpact/integrators/simulation.h>
 #include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/gnuplot.h>
 #include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/studies/solver_comparison.h>
 
-#include <deal.II/base/parameter_handler.h>
-
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <ostream>
+#include <sstream>
 
 namespace vibroimpact::studies
 {
-  void declare_comparison_parameters(io::ParameterFile &file)
+  void bind_run_definition(io::ParameterSection &s, RunDefinition &run, const std::string &name,
+                           const std::vector<std::string> &solvers)
   {
-    using namespace dealii::Patterns;
-    auto &prm = file.handler();
-    prm.enter_subsection("Compare");
-    prm.declare_entry("Solvers", "moreau-jean, modal-cor", Anything(),
-                      "The solvers `vibroimpact compare` runs: moreau-jean (the FE time stepper, "
-                      "subsection Integrator) and modal-cor (subsection Modal restitution).");
-    prm.declare_entry("Reference", "modal-cor", Anything(), "The solver the others are measured against.");
-    prm.declare_entry("Window start", "0", Double(), "Start of the time window of the differences.");
-    prm.declare_entry("Window end", "0", Double(), "End of the window; 0: Integrator/Final time.");
-    prm.declare_entry("Impacts compared", "12", Integer(),
-                      "Impacts matched one to one per contact from the window's start.");
-    prm.leave_subsection();
+    run.name = name;
+    s.add_choice("Solver", run.solver, solvers, "The registered solver of this run.");
+    s.add("Overrides", run.overrides,
+          "Parameters set for this run only, as with -s: 'Section/Entry=value', separated by ';' (e.g. "
+          "Moreau-Jean/Theta=1; Moreau-Jean/Time step=1e-5).",
+          ';');
+    if (!s.reading())
+      return;
+    for (const auto &o : run.overrides)
+      if (o.find('=') == std::string::npos || o.find('/') == std::string::npos)
+        s.fail("Overrides", "'" + o + "' does not read 'Section/Entry=value'");
   }
 
-  ComparisonSettings parse_comparison_parameters(io::ParameterFile &file)
+  void bind_comparison_parameters(io::ParameterSection &s, ComparisonSettings &c)
   {
-    const io::ParameterSection section(file, "Compare");
-    ComparisonSettings         s;
-    s.solvers = io::split_list(section.text("Solvers"));
-    for (const auto &solver : s.solvers)
-      if (solver != "moreau-jean" && solver != "modal-cor")
-        section.fail("Solvers", "unknown solver '" + solver + "' (moreau-jean, modal-cor)");
-    if (s.solvers.size() < 2)
-      section.fail("Solvers", "a comparison needs two solvers");
-    s.reference = section.text("Reference");
-    if (std::find(s.solvers.begin(), s.solvers.end(), s.reference) == s.solvers.end())
-      section.fail("Reference", "'" + s.reference + "' is not one of the Solvers");
-    s.window_start = section.non_negative("Window start");
-    s.window_end   = section.non_negative("Window end");
-    if (s.window_end != 0 && s.window_end <= s.window_start)
-      section.fail("Window end", "must exceed Window start");
-    s.max_impacts = section.count("Impacts compared", 1);
-    return s;
-  }
-
-  ResponseRecord record_moreau_jean(const model::StructuralModel          &model,
-                                    const integrators::IntegratorSettings &settings,
-                                    const std::filesystem::path           &output_dir,
-                                    const bool                             quiet)
-  {
-    ResponseRecord record;
-    record.solver           = "moreau-jean";
-    const auto n_contacts   = model.contacts.size();
-    const auto gaps_of      = [&](const model::Vector &u) {
-      std::vector<double> g(n_contacts);
-      for (std::size_t c = 0; c < n_contacts; ++c)
-        g[c] = model.contacts[c].gap0 + model.contacts[c].row.dot(u);
-      return g;
-    };
-    const auto energy_of = [&](const integrators::State &s) {
-      return model.kinetic_energy(s.v) + model.potential_energy(s.u);
-    };
-    record.times.push_back(0.0);
-    record.gaps.push_back(gaps_of(model.initial_displacement));
-    record.total_energy.push_back(model.kinetic_energy(model.initial_velocity) +
-                                  model.potential_energy(model.initial_displacement));
-
-    std::vector<double> gap_before = record.gaps.front();
-    std::vector<int>    open(n_contacts, -1); // index of the impact being accumulated
-    unsigned long       step = 0;
-    const double        h    = settings.time_step;
-    integrators::run_simulation(
-      model, settings, output_dir, quiet,
-      [&](const integrators::State &state, const integrators::StepReport &report) {
-        ++step;
-        const double t_start = state.t - h;
-        for (std::size_t c = 0; c < n_contacts; ++c)
-          {
-            const double p = report.impulse[c];
-            if (p > 0 && open[c] < 0)
-              {
-                const double approach = -report.velocity_before[c];
-                const double delay =
-                  approach > 0 ? std::clamp(gap_before[c] / approach, 0.0, h) : 0.0;
-                open[c] = static_cast<int>(record.impacts.size());
-                record.impacts.push_back({t_start + delay, static_cast<unsigned int>(c), 0.0});
-              }
-            if (p > 0)
-              record.impacts[open[c]].impulse += p;
-            else
-              open[c] = -1;
-            gap_before[c] = report.gap[c];
-          }
-        if (step % settings.output_every == 0)
-          {
-            record.times.push_back(state.t);
-            record.gaps.push_back(gaps_of(state.u));
-            record.total_energy.push_back(energy_of(state));
-          }
-      });
-    return record;
-  }
-
-  ResponseRecord record_modal_restitution(const model::StructuralModel                &model,
-                                          const integrators::ModalRestitutionSettings &settings,
-                                          const std::filesystem::path                 &output_dir)
-  {
-    integrators::ModalRestitutionHistory history;
-    integrators::run_modal_restitution_simulation(model, settings, output_dir, &history);
-    ResponseRecord record;
-    record.solver = "modal-cor";
-    record.times  = history.times;
-    record.gaps   = history.gaps;
-    for (std::size_t k = 0; k < history.times.size(); ++k)
-      record.total_energy.push_back(history.kinetic_energy[k] + history.potential_energy[k]);
-    for (const auto &impact : history.impacts)
-      record.impacts.push_back({impact.time, impact.contact, impact.impulse});
-    return record;
+    s.add("Reference", c.reference,
+          "The run (subsection Run <name>) the others are measured against; empty: the first run.");
+    s.add("Window start", c.window_start, io::non_negative(), "Start of the time window of the differences.");
+    s.add("Window end", c.window_end, io::non_negative(), "End of the window; 0: Simulation/Final time.");
+    s.add("Impacts compared", c.max_impacts, 1, std::numeric_limits<unsigned int>::max(),
+          "Impacts matched one to one per contact from the window's start.");
+    if (s.reading() && c.window_end != 0 && c.window_end <= c.window_start)
+      s.fail("Window end", "must exceed Window start");
   }
 
   void Difference::add(const double value)
@@ -153,28 +69,28 @@ namespace vibroimpact::studies
     }
   } // namespace
 
-  ComparisonReport compare_responses(const ResponseRecord     &reference,
-                                     const ResponseRecord     &candidate,
-                                     const ComparisonSettings &settings,
-                                     const double              final_time)
+  ComparisonReport compare_responses(const std::string &reference_name, const integrators::ResponseHistory &reference,
+                                     const std::string &candidate_name, const integrators::ResponseHistory &candidate,
+                                     const ComparisonSettings &settings, const double final_time)
   {
     ComparisonReport report;
-    report.reference    = reference.solver;
-    report.candidate    = candidate.solver;
+    report.reference    = reference_name;
+    report.candidate    = candidate_name;
     report.window_start = settings.window_start;
     report.window_end   = settings.window_end > 0 ? settings.window_end : final_time;
     const auto in_window = [&](double t) { return t >= report.window_start && t <= report.window_end; };
 
-    const std::size_t n_contacts = reference.gaps.empty() ? 0 : reference.gaps.front().size();
+    const std::size_t n_contacts = reference.contact_names().size();
     report.reference_impacts.assign(n_contacts, 0);
     report.candidate_impacts.assign(n_contacts, 0);
+    const auto reference_impacts = reference.impacts(), candidate_impacts = candidate.impacts();
     for (std::size_t c = 0; c < n_contacts; ++c)
       {
-        std::vector<ImpactRecord> ref, cand;
-        for (const auto &i : reference.impacts)
+        std::vector<integrators::ContactEvent> ref, cand;
+        for (const auto &i : reference_impacts)
           if (i.contact == c && in_window(i.time))
             ref.push_back(i);
-        for (const auto &i : candidate.impacts)
+        for (const auto &i : candidate_impacts)
           if (i.contact == c && in_window(i.time))
             cand.push_back(i);
         report.reference_impacts[c] = ref.size();
@@ -182,28 +98,29 @@ namespace vibroimpact::studies
         const std::size_t n = std::min({ref.size(), cand.size(), std::size_t(settings.max_impacts)});
         for (std::size_t k = 0; k < n; ++k)
           {
-            report.matches.push_back({static_cast<unsigned int>(c), ref[k].time, cand[k].time, ref[k].impulse,
-                                      cand[k].impulse});
+            report.matches.push_back(
+              {static_cast<unsigned int>(c), ref[k].time, cand[k].time, ref[k].impulse, cand[k].impulse});
             report.impact_time.add(cand[k].time - ref[k].time);
             if (ref[k].impulse > 0)
               report.impact_impulse.add((cand[k].impulse - ref[k].impulse) / ref[k].impulse);
           }
       }
 
-    const double energy_scale = std::abs(reference.total_energy.front()) > 0 ? std::abs(reference.total_energy.front()) : 1.0;
-    for (std::size_t c = 0; c < n_contacts; ++c)
+    const std::vector<double> reference_times = reference.times(), candidate_times = candidate.times();
+    const std::vector<double> reference_energy = reference.column("total_energy");
+    const std::vector<double> candidate_energy = candidate.column("total_energy");
+    const double energy_scale = std::abs(reference_energy.front()) > 0 ? std::abs(reference_energy.front()) : 1.0;
+    for (const auto &name : reference.contact_names())
       {
-        std::vector<double> candidate_gap(candidate.times.size());
-        for (std::size_t k = 0; k < candidate.times.size(); ++k)
-          candidate_gap[k] = candidate.gaps[k][c];
-        for (std::size_t k = 0; k < reference.times.size(); ++k)
-          if (in_window(reference.times[k]))
-            report.gap.add(interpolate(candidate.times, candidate_gap, reference.times[k]) - reference.gaps[k][c]);
+        const auto candidate_gap = candidate.column("gap_" + name);
+        const auto reference_gap = reference.column("gap_" + name);
+        for (std::size_t k = 0; k < reference_times.size(); ++k)
+          if (in_window(reference_times[k]))
+            report.gap.add(interpolate(candidate_times, candidate_gap, reference_times[k]) - reference_gap[k]);
       }
-    for (std::size_t k = 0; k < reference.times.size(); ++k)
-      if (in_window(reference.times[k]))
-        report.energy.add((interpolate(candidate.times, candidate.total_energy, reference.times[k]) -
-                           reference.total_energy[k]) /
+    for (std::size_t k = 0; k < reference_times.size(); ++k)
+      if (in_window(reference_times[k]))
+        report.energy.add((interpolate(candidate_times, candidate_energy, reference_times[k]) - reference_energy[k]) /
                           energy_scale);
     report.impact_time.finish();
     report.impact_impulse.finish();
@@ -236,5 +153,25 @@ namespace vibroimpact::studies
     for (const auto &m : r.matches)
       csv.write_row({double(m.contact), m.reference_time, m.candidate_time, m.reference_impulse,
                      m.candidate_impulse});
+  }
+  void plot_overlay(const std::filesystem::path &folder, const std::vector<std::string> &runs,
+                    const std::string &column, const std::string &title)
+  {
+    std::ostringstream gp;
+    gp << "# The column " << column << " of every run's history.csv: gnuplot overlay_" << column << ".gp\n"
+       << "set terminal pngcairo size 1000,500 noenhanced\n"
+       << "set output " << io::gnuplot_quote("overlay_" + column + ".png") << "\n"
+       << "set datafile separator ','\n"
+       << "set key autotitle columnhead\n"
+       << "set title " << io::gnuplot_quote(title) << "\n"
+       << "set xlabel 't'\nset ylabel " << io::gnuplot_quote(column) << "\n"
+       << "set grid\n"
+       << "plot ";
+    for (std::size_t k = 0; k < runs.size(); ++k)
+      gp << (k ? ", \\\n     " : "") << io::gnuplot_quote(runs[k] + "/history.csv") << " using \"time\":"
+         << io::gnuplot_quote(column) << " with lines lw " << (k == 0 ? 3 : 1) << " title "
+         << io::gnuplot_quote(runs[k]);
+    gp << "\n";
+    io::run_gnuplot(folder / ("overlay_" + column + ".gp"), gp.str());
   }
 } // namespace vibroimpact::studies

@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vibroimpact::contact
@@ -18,7 +19,9 @@ namespace vibroimpact::contact
     pgs    // projected Gauss–Seidel, iterative
   };
 
-  // "lemke", "enum", "pgs"; throws std::invalid_argument otherwise.
+  // The names of the algorithms: "lemke", "enum", "pgs" (the one table of them).
+  const std::vector<std::pair<std::string, LcpAlgorithm>> &lcp_algorithm_names();
+  // By name; throws std::invalid_argument otherwise.
   LcpAlgorithm lcp_algorithm_from_string(const std::string &name);
   std::string  to_string(LcpAlgorithm algorithm);
 

@@ -13,7 +13,8 @@
 
 #include <vibroimpact/contact/lcp_solver.h>
 #include <vibroimpact/integrators/energy_ledger.h>
-#include <vibroimpact/integrators/integrator_settings.h>
+#include <vibroimpact/integrators/moreau_jean_settings.h>
+#include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/model/structural_model.h>
 
 #include <Eigen/Dense>
@@ -26,20 +27,11 @@
 
 namespace vibroimpact::integrators
 {
-  using Vector = Eigen::VectorXd;
-
   struct State
   {
     Vector u;
     Vector v;
     double t = 0.0;
-  };
-
-  // A failure the integrator cannot recover from (every LCP solver failed, W singular).
-  class NumericalFailure : public std::runtime_error
-  {
-  public:
-    using std::runtime_error::runtime_error;
   };
 
   // What happened in one step.
@@ -71,7 +63,7 @@ namespace vibroimpact::integrators
   public:
     // The model must outlive the integrator. Throws NumericalFailure when W cannot be factored
     // and std::invalid_argument on bad settings.
-    MoreauJean(const model::StructuralModel &model, const IntegratorSettings &settings);
+    MoreauJean(const model::StructuralModel &model, const MoreauJeanSettings &settings);
     ~MoreauJean();
     MoreauJean(MoreauJean &&) noexcept;
 
@@ -91,7 +83,7 @@ namespace vibroimpact::integrators
     double kinetic_energy(const Vector &v) const;
     double potential_energy(const Vector &u) const;
 
-    const IntegratorSettings     &settings() const { return settings_; }
+    const MoreauJeanSettings     &settings() const { return settings_; }
     const model::StructuralModel &model() const { return model_; }
     // Delassus matrix H W⁻¹ Hᵀ of all contacts (small: contacts × contacts).
     const Eigen::MatrixXd &delassus() const { return delassus_; }
@@ -103,7 +95,7 @@ namespace vibroimpact::integrators
     StepEnergy step_energy(const State &before, const State &after, const Vector &f_theta) const;
 
     const model::StructuralModel &model_;
-    IntegratorSettings            settings_;
+    MoreauJeanSettings            settings_;
     contact::LcpSolver            lcp_;
 
     struct Factorization;
@@ -113,5 +105,37 @@ namespace vibroimpact::integrators
     Eigen::MatrixXd                Y_;        // W⁻¹ Hᵀ, n × contacts
     Eigen::MatrixXd                delassus_; // H W⁻¹ Hᵀ
     std::vector<std::vector<Eigen::Index>> contact_dofs_; // support of each row
+  };
+
+  // The OSI run from the model's initial state to the final time, registered as "moreau-jean":
+  // the energy ledger, a sample at every output time (and at every step with an energy
+  // correction, so that every β is in the history), one impact event per contact episode
+  // (consecutive steps with an impulse: its time the step start plus the time to close the gap
+  // at the pre-impact velocity, its impulse the episode's sum), and for an episode of more than
+  // one step a sticking phase from its second step to the separation.
+  class MoreauJeanSolver : public Solver
+  {
+  public:
+    MoreauJeanSolver() = default;
+    explicit MoreauJeanSolver(const MoreauJeanSettings &settings)
+      : settings_(settings)
+    {}
+
+    std::string name() const override { return "moreau-jean"; }
+    std::string description() const override;
+    std::string parameter_section() const override { return "Moreau-Jean"; }
+    void        bind_parameters(io::ParameterSection &section) override;
+    std::unique_ptr<Solver> clone() const override { return std::make_unique<MoreauJeanSolver>(*this); }
+
+    std::optional<double> time_step() const override { return settings_.time_step; }
+    void                  set_time_step(const double h) override { settings_.time_step = h; }
+
+    RunSummary run(const model::StructuralModel &model, const RunControl &control,
+                   ResponseObserver &observer) const override;
+
+    const MoreauJeanSettings &settings() const { return settings_; }
+
+  private:
+    MoreauJeanSettings settings_;
   };
 } // namespace vibroimpact::integrators

@@ -15,6 +15,11 @@ namespace vibroimpact::io
 
     // One row; its length must match the header. Written with round-trip precision.
     void write_row(const std::vector<double> &values);
+    // One row of text cells (names, kinds); its length must match the header.
+    void write_cells(const std::vector<std::string> &cells);
+
+    // A number as write_row writes it (round-trip precision).
+    static std::string format(double value);
 
     const std::vector<std::string> &columns() const { return columns_; }
 

@@ -7,6 +7,8 @@
 // deal.II parses the file.
 #pragma once
 
+#include <functional>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +20,8 @@ namespace dealii
 
 namespace vibroimpact::io
 {
+  class ParameterSection;
+
   class ParameterFile
   {
   public:
@@ -28,22 +32,40 @@ namespace vibroimpact::io
     ~ParameterFile();
     ParameterFile(ParameterFile &&) noexcept;
 
-    // No file: every family has one instance called "<name>", for printing the documentation.
-    static ParameterFile documentation(std::vector<std::string> families);
+    // No file: every family has one instance called "<name>", for printing the documentation;
+    // only the sections that `verb` reads are bound (every section if verb is empty).
+    static ParameterFile documentation(std::vector<std::string> families, std::string verb = "");
 
     const std::string &filename() const { return filename_; }
+    const std::vector<std::string> &overrides() const { return overrides_; }
 
     // The instance names of one family, in the order the file gives them.
     const std::vector<std::string> &instances(const std::string &family) const;
 
-    dealii::ParameterHandler &handler() { return *handler_; }
+    // Binds one subsection (declares or reads it, see ParameterSection). verbs: the verbs that
+    // read it (empty: every verb); used to filter the documentation.
+    void section(const std::string                                   &path,
+                 const std::function<void(ParameterSection &)>       &bind,
+                 const std::vector<std::string>                      &verbs = {});
 
-    // Parses the file and applies the overrides; call after every declaration.
+    // Parses the file and applies the overrides; call after every declaration. From then on,
+    // section() reads.
     void parse();
+    bool parsed() const { return parsed_; }
+
+    // Every "Section/Entry" bound so far, in order (declared before parse(), read after).
+    const std::vector<std::string> &declared_entries() const { return declared_; }
+    const std::vector<std::string> &read_entries() const { return read_; }
+
+    // Every declared parameter with its default and documentation (deal.II's text format).
+    void print_documentation(std::ostream &out) const;
 
     [[noreturn]] void fail(const std::string &parameter, const std::string &reason) const;
 
   private:
+    friend class ParameterSection;
+    dealii::ParameterHandler &handler() { return *handler_; }
+
     ParameterFile() = default;
     void scan_file();
     void add_instance(const std::string &subsection);
@@ -55,6 +77,9 @@ namespace vibroimpact::io
     std::vector<std::pair<std::string, std::vector<std::string>>> instances_;
     std::vector<std::string>                                 line_paths_; // prm: path at each line
     std::unique_ptr<dealii::ParameterHandler>                handler_;
+    std::string                                              verb_; // documentation filter
+    bool                                                     parsed_ = false;
+    std::vector<std::string>                                 declared_, read_;
   };
 
   // Splits "a, b, c" into its trimmed items.

@@ -1,56 +1,103 @@
-// Reads the entries of one subsection of a ParameterFile and checks them, naming
-// "Section/Entry" in the one-line InputError of a value out of range.
+// One subsection of a case file, bound to the settings it fills. Each parameter is written once:
+//
+//   section.add("Theta", settings.theta, io::in_range(0.5, 1), "θ of the scheme ...");
+//
+// declares the entry "Theta" with the member's current value as its default and the text as its
+// documentation while the file is being declared, and reads, checks and stores the value into
+// the member once the file has been parsed (deal.II's ParameterAcceptor::add_parameter is the
+// model). A value that fails its check throws io::InputError "file: Section/Entry: reason".
+// The same binding function therefore declares, documents and reads a section: a parameter
+// that is read is always printed by `vibroimpact parameters`, and the reverse.
 #pragma once
 
 #include <array>
-#include <map>
 #include <string>
-
-namespace dealii
-{
-  class ParameterHandler;
-}
+#include <utility>
+#include <vector>
 
 namespace vibroimpact::io
 {
   class ParameterFile;
 
+  // The interval a number must lie in: [low, high], each end open or closed; always finite.
+  struct Bounds
+  {
+    double low       = -1e308;
+    double high      = 1e308;
+    bool   open_low  = false;
+    bool   open_high = false;
+
+    bool        contains(double value) const;
+    std::string describe() const; // "must be positive", "must lie in [0.5, 1]"
+  };
+
+  Bounds finite();
+  Bounds positive();
+  Bounds non_negative();
+  Bounds in_range(double low, double high);
+  Bounds at_least(double low);
+
+  // The names a choice accepts, in the order the documentation lists them.
+  template <typename Enum>
+  using Choices = std::vector<std::pair<std::string, Enum>>;
+
   class ParameterSection
   {
   public:
-    // Enters the subsection; the destructor leaves it (also when a check throws).
-    ParameterSection(ParameterFile &file, const std::string &name);
-    ~ParameterSection();
-    ParameterSection(const ParameterSection &) = delete;
-    ParameterSection &operator=(const ParameterSection &) = delete;
+    // path: the subsection, "Integrator" or "Body beam" (one level).
+    ParameterSection(ParameterFile &file, std::string path);
+
+    // True once the file has been parsed: add() reads; before, add() declares.
+    bool reading() const;
+    const std::string &path() const { return path_; }
+
+    void add(const std::string &entry, double &value, const Bounds &bounds, const std::string &doc);
+    // An integer in [minimum, maximum].
+    void add(const std::string &entry, unsigned int &value, unsigned int minimum, unsigned int maximum,
+             const std::string &doc);
+    void add(const std::string &entry, bool &value, const std::string &doc);
+    // Free text, trimmed.
+    void add(const std::string &entry, std::string &value, const std::string &doc);
+    // A comma-separated list of numbers, each within bounds.
+    void add(const std::string &entry, std::vector<double> &values, const Bounds &each, const std::string &doc);
+    // A list of names separated by `separator`.
+    void add(const std::string &entry, std::vector<std::string> &values, const std::string &doc,
+             char separator = ',');
+    // Three comma-separated finite numbers.
+    void add(const std::string &entry, std::array<double, 3> &value, const std::string &doc);
+
+    template <typename Enum>
+    void add(const std::string &entry, Enum &value, const Choices<Enum> &choices, const std::string &doc)
+    {
+      std::vector<std::string> names;
+      std::string              current;
+      for (const auto &[name, option] : choices)
+        {
+          names.push_back(name);
+          if (option == value)
+            current = name;
+        }
+      const std::string chosen = choose(entry, current, names, doc);
+      for (const auto &[name, option] : choices)
+        if (name == chosen)
+          value = option;
+    }
+
+    // One of `names` (e.g. the registered solvers).
+    void add_choice(const std::string &entry, std::string &value, const std::vector<std::string> &names,
+                    const std::string &doc);
 
     [[noreturn]] void fail(const std::string &entry, const std::string &reason) const;
 
-    std::string           text(const std::string &entry) const;
-    bool                  flag(const std::string &entry) const;
-    double                number(const std::string &entry) const; // finite
-    double                positive(const std::string &entry) const;
-    double                non_negative(const std::string &entry) const;
-    double                in_range(const std::string &entry, double low, double high) const;
-    unsigned int          count(const std::string &entry, unsigned int minimum) const;
-    std::array<double, 3> vector3(const std::string &entry) const;
-
-    template <typename Enum>
-    Enum choice(const std::string &entry, const std::map<std::string, Enum> &options) const
-    {
-      const std::string value = text(entry);
-      const auto        it    = options.find(value);
-      if (it != options.end())
-        return it->second;
-      std::string names;
-      for (const auto &option : options)
-        names += (names.empty() ? "" : "|") + option.first;
-      fail(entry, "must be one of " + names + ", got '" + value + "'");
-    }
-
   private:
-    ParameterFile            &file_;
-    dealii::ParameterHandler &prm_;
-    std::string               name_;
+    // Declares, or reads the raw text of, one entry.
+    bool        declare(const std::string &entry, const std::string &default_text, const std::string &pattern,
+                        const std::string &doc);
+    std::string text(const std::string &entry) const;
+    std::string choose(const std::string &entry, const std::string &current, const std::vector<std::string> &names,
+                       const std::string &doc);
+
+    ParameterFile &file_;
+    std::string    path_;
   };
 } // namespace vibroimpact::io

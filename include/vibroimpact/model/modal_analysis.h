@@ -5,6 +5,7 @@
 #include <vibroimpact/model/structural_model.h>
 
 #include <string>
+#include <vector>
 
 namespace vibroimpact::model
 {
@@ -23,4 +24,20 @@ namespace vibroimpact::model
                            const SparseMatrix &stiffness,
                            unsigned int        n_modes,
                            unsigned int        dense_limit = 200);
+} // namespace vibroimpact::model
+
+namespace vibroimpact::model
+{
+  // The mode shapes as they are drawn: each scaled to a largest displacement of +1 along its
+  // body's motion direction at the output points (the solver's sign is arbitrary; the peak is
+  // drawn upwards), with the generalised mass of that scaling (1 / peak² for mass-normalised
+  // modes).
+  struct DrawnModes
+  {
+    Eigen::MatrixXd     shapes;           // n × m, DoF vectors with unit peak
+    Eigen::MatrixXd     drawn;            // output points × m, the displacement along the motion
+    std::vector<double> generalised_mass; // per mode
+  };
+
+  DrawnModes unit_peak_modes(const ModalBasis &modes, const OutputGeometry &geometry);
 } // namespace vibroimpact::model

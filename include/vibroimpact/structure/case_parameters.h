@@ -1,6 +1,8 @@
-// The structural part of a case file: declared in deal.II's ParameterHandler, read, checked,
-// and returned as a CaseDescription. Every value out of range throws io::InputError naming the
-// file, the parameter (e.g. "Body beam/Length") and the reason.
+// The structural part of a case file (model, bodies, elements, contacts, probes, loads, initial
+// state, damping, modes, output sampling), bound to a CaseDescription through
+// io::ParameterSection: the same function declares, documents and reads every entry. A value
+// out of range throws io::InputError naming the file, the parameter (e.g. "Body beam/Length")
+// and the reason.
 #pragma once
 
 #include <vibroimpact/structure/case_description.h>
@@ -18,6 +20,5 @@ namespace vibroimpact::structure
   // Subsection families whose instances the user names: "subsection Body beam".
   std::vector<std::string> case_families();
 
-  void            declare_case_parameters(io::ParameterFile &file);
-  CaseDescription parse_case_parameters(io::ParameterFile &file);
+  void bind_case_parameters(io::ParameterFile &file, CaseDescription &description);
 } // namespace vibroimpact::structure

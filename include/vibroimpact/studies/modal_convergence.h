@@ -3,6 +3,7 @@
 // with observed rates.
 #pragma once
 
+#include <vibroimpact/studies/convergence.h>
 #include <vibroimpact/studies/exact_solutions.h>
 #include <vibroimpact/structure/case_description.h>
 
@@ -11,22 +12,8 @@
 #include <string>
 #include <vector>
 
-namespace vibroimpact::io
-{
-  class ParameterFile;
-}
-
 namespace vibroimpact::studies
 {
-  struct ModalConvergenceSettings
-  {
-    ExactSolution exact          = ExactSolution::none;
-    unsigned int  n_cycles       = 4; // meshes: the case's, then bisected n_cycles - 1 times
-  };
-
-  void                     declare_convergence_parameters(io::ParameterFile &file);
-  ModalConvergenceSettings parse_convergence_parameters(io::ParameterFile &file);
-
   struct ModalConvergenceRow
   {
     unsigned int        n_elements = 0; // of all bodies
@@ -49,6 +36,6 @@ namespace vibroimpact::studies
   };
 
   ModalConvergence run_modal_convergence(const structure::CaseDescription         &description,
-                                         const ModalConvergenceSettings           &settings,
+                                         const ConvergenceSettings                &settings,
                                          const std::function<void(unsigned int)> &on_cycle = {});
 } // namespace vibroimpact::studies

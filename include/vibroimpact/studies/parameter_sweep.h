@@ -2,26 +2,28 @@
 // (bifurcation diagrams), each value on its own MPI rank when run under mpirun.
 //
 // For every value of the swept parameter (forcing frequency, forcing amplitude or gap) the
-// model is copied, that one number changed, and the case run by the modal coefficient-of-
-// restitution solver (integrators::ModalRestitution) from the model's initial state past a
-// transient of whole forcing periods. The Poincaré points are the displacement and velocity of
+// model is copied, that one number changed, and the case run by any registered solver (the
+// case's Simulation/Solver) from the model's initial state, or, with continuation, from the
+// previous value's final state, past a transient of whole forcing periods. The Poincaré points are the displacement and velocity of
 // the probe at t = k T (T = 2 pi / omega of the forcing) for the recorded periods after the
 // transient. Every value is independent and deterministic: a share of the values (round-robin
 // over ranks) gives bit for bit the same points as the serial run. No MPI and no files here:
 // the `sweep` verb distributes, gathers and writes. Derivation and figures: doc/sweeps.md.
 #pragma once
 
-#include <vibroimpact/integrators/modal_restitution.h>
+#include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/model/structural_model.h>
 
 #include <filesystem>
 #include <functional>
+#include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
 namespace vibroimpact::io
 {
-  class ParameterFile;
+  class ParameterSection;
 }
 
 namespace vibroimpact::studies
@@ -60,17 +62,18 @@ namespace vibroimpact::studies
     // contact with the obstacle below, the deflection at the contact point: g = g0 + u).
     std::string probe;
 
+    // Each value starts from the previous value's final state (the model's initial state for
+    // the first): follows a branch of responses instead of restarting. The values then run one
+    // after the other on one rank.
+    bool continuation = false;
   };
 
-  void          declare_sweep_parameters(io::ParameterFile &file);
-  SweepSettings parse_sweep_parameters(io::ParameterFile &file);
+  void bind_sweep_parameters(io::ParameterSection &section, SweepSettings &settings);
 
   // Checks the settings against the model (names of load, contact and probe; a harmonic load
-  // with omega > 0 for the Poincaré period; enough DoFs for the modes). Throws io::InputError
-  // naming "Sweep/<Entry>" in settings.filename.
-  void check_sweep(const SweepSettings                       &settings,
-                   const integrators::ModalRestitutionSettings &solver,
-                   const model::StructuralModel              &model);
+  // with omega > 0 for the Poincaré period). Throws io::InputError naming "Sweep/<Entry>" in
+  // settings.filename.
+  void check_sweep(const SweepSettings &settings, const model::StructuralModel &model);
 
   // The values of the swept parameter, as given (From, To, Number of values, evenly spaced;
   // one value: From).
@@ -116,15 +119,12 @@ namespace vibroimpact::studies
   class ParameterSweep
   {
   public:
-    // Runs check_sweep() (throws io::InputError), computes omega_1 if needed.
-    // The solver's settings come from the case's "Modal restitution" subsection; the sweep sets
-    // their output interval and final time for each value.
-    ParameterSweep(const model::StructuralModel          &model,
-                   SweepSettings                          settings,
-                   integrators::ModalRestitutionSettings  solver);
+    // Runs check_sweep() (throws io::InputError), computes omega_1 if needed. The sweep sets the
+    // run control (output interval, final time) of each value.
+    ParameterSweep(const model::StructuralModel &model, SweepSettings settings, const integrators::Solver &solver);
 
     const SweepSettings       &settings() const { return settings_; }
-    const integrators::ModalRestitutionSettings &solver_settings() const { return solver_; }
+    const integrators::Solver &solver() const { return *solver_; }
     const std::vector<double> &values() const { return values_; }
     double                     first_natural_frequency() const { return omega1_; }
 
@@ -133,10 +133,14 @@ namespace vibroimpact::studies
     // The forcing frequency (rad/s) that sets the Poincaré period for values()[index].
     double forcing_omega(unsigned int index) const;
 
-    // One value, independent of every other. Throws std::runtime_error on a numerical failure.
-    SweepValueResult run_value(unsigned int index, unsigned int rank = 0) const;
+    // One value, from the model's initial state or from `start` (u, v). Throws
+    // std::runtime_error on a numerical failure. final_state: where the run ended (u, v).
+    SweepValueResult run_value(unsigned int index, unsigned int rank = 0,
+                               const std::pair<model::Vector, model::Vector> *start       = nullptr,
+                               std::pair<model::Vector, model::Vector>       *final_state = nullptr) const;
 
     // The values index = rank, rank + n_ranks, ... (round-robin), in increasing index;
+    // with continuation, every value on rank 0 in order (the other ranks get none);
     // done(k) after each of them (k = how many this share has finished).
     std::vector<SweepValueResult> run_share(unsigned int rank, unsigned int n_ranks,
                                             const std::function<void(unsigned int)> &done = {}) const;
@@ -144,7 +148,7 @@ namespace vibroimpact::studies
   private:
     model::StructuralModel model_;
     SweepSettings          settings_;
-    integrators::ModalRestitutionSettings solver_;
+    std::shared_ptr<const integrators::Solver> solver_;
     std::vector<double>    values_;
     double                 omega1_ = 0;
     std::vector<std::size_t> loads_;    // indices of the loads changed / read for the period

@@ -1,10 +1,9 @@
-// One case through two solvers — the Moreau–Jean FE time stepper and the modal CoR reference —
-// and what differs: impact times, impulse per impact, contact gaps and energy over a window.
+// One case through several runs — each a registered solver with its own parameter overrides
+// (the same solver twice with different settings counts) — and what differs from a reference
+// run: impact times, impulse per impact, contact gaps and energy over a window.
 #pragma once
 
-#include <vibroimpact/integrators/integrator_settings.h>
-#include <vibroimpact/integrators/modal_restitution.h>
-#include <vibroimpact/model/structural_model.h>
+#include <vibroimpact/integrators/response_history.h>
 
 #include <filesystem>
 #include <iosfwd>
@@ -13,52 +12,34 @@
 
 namespace vibroimpact::io
 {
-  class ParameterFile;
+  class ParameterSection;
 }
 
 namespace vibroimpact::studies
 {
+  // A named run of the case (the "Run <name>" family): a solver and the overrides, in the -s
+  // syntax 'Section/Entry=value', applied to the case file for this run only.
+  struct RunDefinition
+  {
+    std::string              name;
+    std::string              solver = "moreau-jean";
+    std::vector<std::string> overrides;
+  };
+
+  void bind_run_definition(io::ParameterSection &section, RunDefinition &run, const std::string &name,
+                           const std::vector<std::string> &solvers);
+
   struct ComparisonSettings
   {
-    std::vector<std::string> solvers{"moreau-jean", "modal-cor"};
-    std::string              reference    = "modal-cor";
-    double                   window_start = 0.0;
-    double                   window_end   = 0.0; // 0: the final time
+    std::string  reference;           // the name of a run
+    double       window_start = 0.0;
+    double       window_end   = 0.0;  // 0: the final time
     // Impacts matched one to one, per contact, from the window's start. Vibro-impact responses
     // are sensitive to small differences: late impacts drift apart whatever the accuracy.
     unsigned int max_impacts = 12;
   };
 
-  void               declare_comparison_parameters(io::ParameterFile &file);
-  ComparisonSettings parse_comparison_parameters(io::ParameterFile &file);
-
-  struct ImpactRecord
-  {
-    double       time    = 0.0;
-    unsigned int contact = 0;
-    double       impulse = 0.0;
-  };
-
-  // What is compared of one solver's run.
-  struct ResponseRecord
-  {
-    std::string                      solver;
-    std::vector<double>              times;
-    std::vector<std::vector<double>> gaps; // [row][contact]
-    std::vector<double>              total_energy;
-    std::vector<ImpactRecord>        impacts;
-  };
-
-  // Runs the solver, writes its history.csv into output_dir, and records what is compared.
-  // Moreau–Jean impacts are contact episodes (consecutive steps with an impulse), their time the
-  // step start plus the time to close the gap at the pre-impact velocity, their impulse the sum.
-  ResponseRecord record_moreau_jean(const model::StructuralModel          &model,
-                                    const integrators::IntegratorSettings &settings,
-                                    const std::filesystem::path           &output_dir,
-                                    bool                                   quiet);
-  ResponseRecord record_modal_restitution(const model::StructuralModel                &model,
-                                          const integrators::ModalRestitutionSettings &settings,
-                                          const std::filesystem::path                 &output_dir);
+  void bind_comparison_parameters(io::ParameterSection &section, ComparisonSettings &settings);
 
   struct Difference
   {
@@ -86,11 +67,14 @@ namespace vibroimpact::studies
     std::vector<Match> matches;
   };
 
-  ComparisonReport compare_responses(const ResponseRecord     &reference,
-                                     const ResponseRecord     &candidate,
-                                     const ComparisonSettings &settings,
-                                     double                    final_time);
+  ComparisonReport compare_responses(const std::string &reference_name, const integrators::ResponseHistory &reference,
+                                     const std::string &candidate_name, const integrators::ResponseHistory &candidate,
+                                     const ComparisonSettings &settings, double final_time);
 
   void write_report(std::ostream &out, const ComparisonReport &report);
   void write_matches_csv(const std::filesystem::path &file, const ComparisonReport &report);
+
+  // overlay_<column>.png in folder: that column of every run's <run>/history.csv against time.
+  void plot_overlay(const std::filesystem::path &folder, const std::vector<std::string> &runs,
+                    const std::string &column, const std::string &title);
 } // namespace vibroimpact::studies

@@ -1,11 +1,16 @@
-// What a time integration is asked to do: the scheme's parameters, the nonsmooth solver, the
-// energy correction and how often to write. Filled from the "Integrator" subsection of a case
-// file (integrator_parameters.h) or directly in code.
+// The parameters of the Moreau–Jean one-step integrator: the θ-scheme, the activation rule, the
+// nonsmooth solver and the energy correction. Filled from the "Moreau-Jean" subsection of a case
+// file (bind_moreau_jean_parameters) or directly in code.
 #pragma once
 
 #include <vibroimpact/contact/lcp_solver.h>
 
 #include <string>
+
+namespace vibroimpact::io
+{
+  class ParameterSection;
+}
 
 namespace vibroimpact::integrators
 {
@@ -20,24 +25,18 @@ namespace vibroimpact::integrators
     velocity     // the current velocity v+ itself: scales the motion of the free DoFs
   };
 
-  CorrectionDirection correction_direction_from_string(const std::string &name); // throws
-  std::string         to_string(CorrectionDirection direction);
-
-  struct IntegratorSettings
+  struct MoreauJeanSettings
   {
-    std::string method     = "moreau-jean";
-    double      theta      = 0.5;  // in [1/2, 1]; 1/2 conserves energy away from impacts
-    double      gamma      = 0.5;  // activation: g + gamma h U <= 0
-    double      time_step  = 1e-3; // h
-    double      final_time = 1.0;
+    double theta     = 0.5;  // in [1/2, 1]; 1/2 conserves energy away from impacts
+    double gamma     = 0.5;  // activation: g + gamma h U <= 0
+    double time_step = 1e-3; // h
 
     contact::LcpAlgorithm lcp_solver    = contact::LcpAlgorithm::lemke;
     double                lcp_tolerance = 1e-12;
 
     bool                energy_correction    = false;
     CorrectionDirection correction_direction = CorrectionDirection::values;
-
-    unsigned int output_every = 1; // history.csv row every k steps
-    unsigned int frames_every = 0; // solution-NNNNN.vtu every k steps; 0: none
   };
+
+  void bind_moreau_jean_parameters(io::ParameterSection &section, MoreauJeanSettings &settings);
 } // namespace vibroimpact::integrators

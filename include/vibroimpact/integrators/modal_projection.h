@@ -1,0 +1,67 @@
+// A StructuralModel in the coordinates of its first N mass-normalised modes, u = Φ q: what the
+// modal solvers (modal CoR, and the modal Udwadia–Kalaba and penalty solvers to come) share.
+//
+//   q'' + D q' + Ω² q = Φᵀ f(t) + Bᵀ λ,   B = H Φ (one row per contact),
+//
+// with D = diag(2 ζ_j ω_j) from given modal damping ratios (the model's C is not used: a modal
+// method damps its modes), the initial modal state q0 = Φᵀ M u0, q̇0 = Φᵀ M v0, and the probe rows
+// Φ-projected so that probes are read in modal coordinates.
+#pragma once
+
+#include <vibroimpact/model/structural_model.h>
+
+#include <string>
+#include <vector>
+
+namespace vibroimpact::integrators
+{
+  class ModalProjection
+  {
+  public:
+    // n_modes = 0: every mode of the model. damping_ratios: ζ_1, ζ_2, ...; the last repeats;
+    // empty: undamped. Throws std::invalid_argument when the model has fewer DoFs than modes.
+    ModalProjection(const model::StructuralModel &model, unsigned int n_modes,
+                    const std::vector<double> &damping_ratios);
+
+    Eigen::Index size() const { return omegas_.size(); }
+
+    const Eigen::VectorXd &omegas() const { return omegas_; }
+    const Eigen::VectorXd &damping() const { return damping_; } // 2 ζ_j ω_j
+    const Eigen::MatrixXd &shapes() const { return shapes_; }   // Φ, n × N
+    const Eigen::MatrixXd &contact_rows() const { return contact_rows_; } // B = H Φ
+    const Eigen::VectorXd &gap0() const { return gap0_; }
+    const Eigen::MatrixXd &probe_rows() const { return probe_rows_; }
+    const Eigen::VectorXd &initial_displacement() const { return q0_; }
+    const Eigen::VectorXd &initial_velocity() const { return v0_; }
+    const std::string     &eigensolver() const { return method_; }
+
+    // Φᵀ f(t).
+    Eigen::VectorXd load(double t) const;
+    // Ω² q + D q' subtracted from the load: the acceleration without contact forces.
+    Eigen::VectorXd free_acceleration(const Eigen::Ref<const Eigen::VectorXd> &q,
+                                      const Eigen::Ref<const Eigen::VectorXd> &v, double t) const;
+
+    double gap(unsigned int contact, const Eigen::Ref<const Eigen::VectorXd> &q) const
+    {
+      return gap0_[contact] + contact_rows_.row(contact).dot(q);
+    }
+
+    // ½ q̇ᵀq̇ and ½ Σ ω_j² q_j².
+    double kinetic_energy(const Eigen::Ref<const Eigen::VectorXd> &v) const { return 0.5 * v.squaredNorm(); }
+    double potential_energy(const Eigen::Ref<const Eigen::VectorXd> &q) const
+    {
+      return 0.5 * omegas_.cwiseAbs2().dot(q.cwiseAbs2());
+    }
+
+    bool undamped() const { return damping_.isZero(0.0); }
+    bool unforced() const { return load_shapes_.empty(); }
+
+  private:
+    Eigen::VectorXd                  omegas_, damping_;
+    Eigen::MatrixXd                  shapes_, contact_rows_, probe_rows_;
+    Eigen::VectorXd                  gap0_, q0_, v0_;
+    std::vector<Eigen::VectorXd>     load_shapes_; // Φᵀ s_k
+    std::vector<model::TimeFunction> load_times_;
+    std::string                      method_;
+  };
+} // namespace vibroimpact::integrators

@@ -1,0 +1,180 @@
+// What a time-domain solver produced, in one type for every solver: rows at the output times
+// (time, energies, per contact gap / impulse since the previous row / mean force, per probe u
+// and v, and any column an observer adds by name) and contact events (impacts, starts of
+// sticking, separations) at their exact times (event-driven solvers) or steps (time steppers).
+//
+// A solver reports through a ResponseObserver: sample() at every output time, event() at every
+// contact event. ResponseHistory is the observer that keeps everything; others (VTK frames, a
+// progress bar) can listen too. write_history_csv() and write_events_csv() are the one writer
+// of history.csv and events.csv.
+#pragma once
+
+#include <vibroimpact/model/structural_model.h>
+
+#include <filesystem>
+#include <functional>
+#include <iosfwd>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vibroimpact::integrators
+{
+  using Vector = Eigen::VectorXd;
+
+  // Energies at a sample and what the solver's ledger has accumulated since t = 0. A term the
+  // solver does not track is NaN.
+  struct EnergyTerms
+  {
+    static constexpr double untracked = std::numeric_limits<double>::quiet_NaN();
+
+    double kinetic               = 0.0;
+    double potential             = 0.0;
+    double external_work         = untracked;
+    double damping_dissipation   = untracked;
+    double impact_dissipation    = untracked;
+    double numerical_dissipation = 0.0;
+    double correction_beta       = 0.0; // β of the step that ends at this sample (0: none)
+    double correction_work       = 0.0;
+    double balance_error         = untracked; // E − E0 − W_ext + dissipations − W_correction
+
+    double total() const { return kinetic + potential; }
+  };
+
+  // The state of a run at one output time.
+  struct ResponseSample
+  {
+    double        time = 0.0;
+    const Vector *u    = nullptr; // displacement, every DoF of the model
+    const Vector *v    = nullptr; // velocity
+    const Vector *impulse = nullptr; // per contact, delivered since the previous sample
+    // Per contact, the contact force at this time where the solver knows it (the multiplier of a
+    // stuck contact, zero between impacts of an event-driven solver; a penalty force); null:
+    // the history takes the mean force over the row, impulse / row span (time steppers).
+    const Vector *contact_force = nullptr;
+    EnergyTerms   energy;
+    bool          frame = false;   // also a VTK frame time
+  };
+
+  struct ContactEvent
+  {
+    enum class Kind
+    {
+      impact,         // the contact closes with an impulse (U− < 0)
+      sticking_start, // it stays closed after the impact (a persistent contact begins)
+      separation      // a persistent contact opens again (the end of a sticking phase)
+    };
+    Kind         kind          = Kind::impact;
+    double       time          = 0.0;
+    unsigned int contact       = 0;
+    double       pre_velocity  = 0.0; // U− (impacts)
+    double       post_velocity = 0.0; // U+ (impacts)
+    double       impulse       = 0.0; // p >= 0: the impact's (for a time stepper: the contact episode's)
+  };
+
+  std::string to_string(ContactEvent::Kind kind);
+
+  // A sticking phase of one contact, from its sticking_start to its separation (or the end).
+  struct StickingPhase
+  {
+    unsigned int contact  = 0;
+    double       start    = 0.0;
+    double       end      = 0.0;
+    bool         released = false; // false: still stuck at the final time
+  };
+
+  // What a run did, for the summary the program prints.
+  struct RunSummary
+  {
+    std::string   solver;
+    std::string   step_name = "steps"; // what `steps` counts ("steps", "ODE steps")
+    unsigned long steps     = 0;
+    unsigned long impacts   = 0;
+    double        sticking_time = 0.0; // summed over contacts
+    double        initial_energy = 0.0, final_energy = 0.0;
+    double        balance_error = EnergyTerms::untracked, relative_balance_error = EnergyTerms::untracked;
+    double        wall_time     = 0.0; // s
+    // The solver's own counts ("LCP solves", "energy corrections", ...), one line each.
+    std::vector<std::pair<std::string, double>> counters;
+    double counter(const std::string &name) const; // NaN when the solver has no such count
+    // Numerical trouble the solver recovered from (LCP fallbacks, ...): printed as warnings.
+    std::vector<std::string> warnings;
+  };
+
+  void print_summary(std::ostream &out, const RunSummary &summary);
+
+  class ResponseObserver
+  {
+  public:
+    virtual ~ResponseObserver() = default;
+    virtual void sample(const ResponseSample &sample) = 0;
+    virtual void event(const ContactEvent &) {}
+  };
+
+  // Several observers as one.
+  class ObserverList : public ResponseObserver
+  {
+  public:
+    void add(ResponseObserver &observer) { observers_.push_back(&observer); }
+    void sample(const ResponseSample &sample) override;
+    void event(const ContactEvent &event) override;
+
+  private:
+    std::vector<ResponseObserver *> observers_;
+  };
+
+  class ResponseHistory : public ResponseObserver
+  {
+  public:
+    using ColumnFunction = std::function<double(const ResponseSample &)>;
+
+    // The columns of history.csv for this model (doc/user-guide.md): time, the energies, per
+    // contact c gap_c, impulse_c (since the previous row) and force_c (the sample's contact
+    // force, else impulse_c over the row's time span), per probe p u_p and v_p.
+    explicit ResponseHistory(const model::StructuralModel &model);
+
+    // One more column, filled at every sample from then on (earlier rows get NaN).
+    void add_column(const std::string &name, ColumnFunction value);
+
+    void sample(const ResponseSample &sample) override;
+    void event(const ContactEvent &event) override;
+
+    const std::vector<std::string> &columns() const { return names_; }
+    bool                            has_column(const std::string &name) const;
+    std::size_t                     n_rows() const { return rows_.size(); }
+    const std::vector<double>      &row(std::size_t k) const { return rows_.at(k); }
+    // Throws std::invalid_argument naming the column when there is none.
+    std::vector<double> column(const std::string &name) const;
+    double              at(std::size_t row, const std::string &name) const;
+    std::vector<double> times() const { return column("time"); }
+
+    // Events in time order.
+    const std::vector<ContactEvent> &events() const { return events_; }
+    std::vector<ContactEvent>        impacts() const;
+    std::vector<StickingPhase>       sticking_phases(double final_time) const;
+
+    const std::vector<std::string> &contact_names() const { return contacts_; }
+    const std::vector<std::string> &probe_names() const { return probes_; }
+
+    // The state at the last sample (for continuation: the next run's initial state).
+    const Vector &final_displacement() const { return final_u_; }
+    const Vector &final_velocity() const { return final_v_; }
+
+    RunSummary summary;
+
+  private:
+    std::size_t index_of(const std::string &name) const;
+
+    std::vector<std::string>         names_;
+    std::vector<ColumnFunction>      functions_;
+    std::vector<std::vector<double>> rows_;
+    std::vector<ContactEvent>        events_;
+    std::vector<std::string>         contacts_, probes_;
+    Vector                           final_u_, final_v_;
+  };
+
+  void write_history_csv(const std::filesystem::path &file, const ResponseHistory &history);
+  // time, contact (its name), kind, U−, U+, impulse: one row per event.
+  void write_events_csv(const std::filesystem::path &file, const ResponseHistory &history);
+} // namespace vibroimpact::integrators

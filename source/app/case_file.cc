@@ -1,0 +1,140 @@
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/parameter_file.h>
+#include <vibroimpact/io/parameter_section.h>
+#include <vibroimpact/structure/case_parameters.h>
+
+#include "case_file.h"
+
+#include <ostream>
+
+namespace vibroimpact::app
+{
+  std::vector<std::string> case_file_families()
+  {
+    auto families = structure::case_families();
+    families.push_back("Run");
+    return families;
+  }
+
+  const integrators::Solver &CaseFile::solver(const std::string &name) const
+  {
+    for (const auto &s : solvers)
+      if (s->name() == name)
+        return *s;
+    throw io::InputError(filename, "Simulation/Solver", "no solver named '" + name + "'");
+  }
+
+  const studies::RunDefinition &CaseFile::find_run(const std::string &name, const std::string &parameter) const
+  {
+    for (const auto &run : runs)
+      if (run.name == name)
+        return run;
+    std::string names;
+    for (const auto &run : runs)
+      names += (names.empty() ? "" : ", ") + run.name;
+    throw io::InputError(filename, parameter,
+                         "no run named '" + name + "' (subsection Run <name>; the file has: " +
+                           (names.empty() ? "none" : names) + ")");
+  }
+
+  void bind_case_file(io::ParameterFile &file, CaseFile &c)
+  {
+    const std::vector<std::string> time_domain{"simulate", "compare", "sweep", "converge"};
+    const auto                     solver_names = integrators::SolverRegistry::names();
+
+    c.filename = file.filename();
+    structure::bind_case_parameters(file, c.description);
+
+    file.section(
+      "Simulation",
+      [&](io::ParameterSection &s) {
+        s.add_choice("Solver", c.solver_name, solver_names,
+                     "The time-domain solver (its parameters are in its own subsection).");
+        s.add("Final time", c.run.final_time, io::positive(), "Simulated time span, from t = 0.");
+        s.add("Output interval", c.run.output_interval, io::non_negative(),
+              "Time between history rows; 0: every step of a time stepper, final time / 1000 for an event-driven "
+              "solver.");
+        s.add("Frame interval", c.run.frame_interval, io::non_negative(),
+              "Time between solution-NNNNN.vtu frames (each is also a history row); 0: no frames.");
+      },
+      time_domain);
+
+    if (c.solvers.empty())
+      for (const auto &name : solver_names)
+        c.solvers.push_back(integrators::SolverRegistry::create(name));
+    for (auto &solver : c.solvers)
+      file.section(solver->parameter_section(), [&](io::ParameterSection &s) { solver->bind_parameters(s); },
+                   time_domain);
+
+    const auto &run_names = file.instances("Run");
+    c.runs.resize(run_names.size());
+    for (std::size_t k = 0; k < run_names.size(); ++k)
+      file.section(
+        "Run " + run_names[k],
+        [&](io::ParameterSection &s) { studies::bind_run_definition(s, c.runs[k], run_names[k], solver_names); },
+        {"compare", "converge"});
+
+    file.section(
+      "Compare", [&](io::ParameterSection &s) { studies::bind_comparison_parameters(s, c.comparison); },
+      {"compare"});
+    file.section(
+      "Convergence", [&](io::ParameterSection &s) { studies::bind_convergence_parameters(s, c.convergence); },
+      {"converge"});
+    file.section(
+      "Sweep",
+      [&](io::ParameterSection &s) {
+        c.sweep.filename = file.filename();
+        studies::bind_sweep_parameters(s, c.sweep);
+      },
+      {"sweep"});
+
+    if (!file.parsed())
+      return;
+    if (!c.comparison.reference.empty())
+      c.find_run(c.comparison.reference, "Compare/Reference");
+    if (!c.convergence.reference_run.empty())
+      c.find_run(c.convergence.reference_run, "Convergence/Reference run");
+  }
+
+  CaseFile read_case_file(const std::string &filename, const std::vector<std::string> &overrides)
+  {
+    io::ParameterFile file(filename, case_file_families(), overrides);
+    CaseFile          c;
+    bind_case_file(file, c); // declares
+    file.parse();
+    bind_case_file(file, c); // reads
+    c.overrides = overrides;
+    return c;
+  }
+
+  CaseFile read_run(const CaseFile &c, const studies::RunDefinition &run)
+  {
+    auto overrides = c.overrides;
+    overrides.insert(overrides.end(), run.overrides.begin(), run.overrides.end());
+    CaseFile read    = read_case_file(c.filename, overrides);
+    read.solver_name = run.solver;
+    return read;
+  }
+
+  void print_parameters(std::ostream &out, const std::string &verb)
+  {
+    const std::vector<std::string> verbs{"modes", "simulate", "compare", "sweep", "converge"};
+    if (!verb.empty() && std::find(verbs.begin(), verbs.end(), verb) == verbs.end())
+      throw io::InputError("command line", "parameters " + verb, "unknown verb (modes, simulate, compare, sweep, converge)");
+    auto     file = io::ParameterFile::documentation(case_file_families(), verb);
+    CaseFile c;
+    bind_case_file(file, c);
+    out << "# vibroimpact parameters" << (verb.empty() ? "" : " read by `vibroimpact " + verb + "`")
+        << ". Families of subsections are named by the user:\n"
+        << "# 'subsection Body beam', 'subsection Contact tip', 'subsection Run theta_one'; <name> stands for that "
+           "name.\n";
+    if (verb != "modes")
+      {
+        out << "# Registered solvers (Simulation/Solver; each has its own subsection):\n";
+        for (const auto &solver : c.solvers)
+          out << "#   " << solver->name() << " [subsection " << solver->parameter_section()
+              << "]: " << solver->description() << "\n";
+      }
+    file.print_documentation(out);
+  }
+} // namespace vibroimpact::app

@@ -1,0 +1,71 @@
+// The modal CoR reference as a registered solver ("modal-cor") and its "Modal restitution"
+// parameters.
+#include <vibroimpact/integrators/modal_restitution.h>
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/parameter_section.h>
+
+#include <limits>
+
+namespace vibroimpact::integrators
+{
+  void bind_modal_restitution_parameters(io::ParameterSection &section, ModalRestitutionSettings &s)
+  {
+    section.add("Number of modes", s.n_modes, 0, std::numeric_limits<unsigned int>::max(),
+                "N: modes of the structural model kept (Vyasarayani et al. use 4); 0: every mode of the model.");
+    section.add("Damping ratios", s.damping_ratios, io::in_range(0, 1),
+                "zeta_1, zeta_2, ...; the last repeats; empty: undamped (the model's C is not used).");
+    section.add("Restitution", s.restitution, io::in_range(0, 1),
+                "R per contact, in the order of the file; empty: each contact's Restitution.");
+    section.add("Chatter threshold", s.epsilon, io::non_negative(),
+                "epsilon: an impact within epsilon of the previous one of the same contact starts sticking.");
+    section.add("Tolerance", s.absolute_tolerance, io::positive(), "Absolute and relative tolerance of Dormand–Prince.");
+    s.relative_tolerance = s.absolute_tolerance;
+  }
+
+  namespace
+  {
+    class ModalRestitutionSolver : public Solver
+    {
+    public:
+      std::string name() const override { return "modal-cor"; }
+      std::string description() const override
+      {
+        return "event-driven modal coefficient-of-restitution reference with Lagrange-multiplier sticking "
+               "(Vyasarayani et al.)";
+      }
+      std::string parameter_section() const override { return "Modal restitution"; }
+      void        bind_parameters(io::ParameterSection &section) override
+      {
+        bind_modal_restitution_parameters(section, settings_);
+      }
+      std::unique_ptr<Solver> clone() const override { return std::make_unique<ModalRestitutionSolver>(*this); }
+
+      std::optional<unsigned int> number_of_modes() const override { return settings_.n_modes; }
+      void set_number_of_modes(const unsigned int n) override { settings_.n_modes = n; }
+
+      void check(const model::StructuralModel &model, const RunControl &, const std::string &file) const override
+      {
+        const std::string section = parameter_section() + "/";
+        if (settings_.n_modes > model.n_dofs())
+          throw io::InputError(file, section + "Number of modes",
+                               "the model has only " + std::to_string(model.n_dofs()) + " DoFs, asked for " +
+                                 std::to_string(settings_.n_modes) + " modes");
+        if (!settings_.restitution.empty() && settings_.restitution.size() != model.contacts.size())
+          throw io::InputError(file, section + "Restitution",
+                               "give one value per contact (" + std::to_string(model.contacts.size()) + "), got " +
+                                 std::to_string(settings_.restitution.size()));
+      }
+
+      RunSummary run(const model::StructuralModel &model, const RunControl &control,
+                     ResponseObserver &observer) const override
+      {
+        return ModalRestitution(model, settings_).run(control, observer);
+      }
+
+    private:
+      ModalRestitutionSettings settings_;
+    };
+
+    const SolverRegistration<ModalRestitutionSolver> registration;
+  } // namespace
+} // namespace vibroimpact::integrators

@@ -1,0 +1,243 @@
+#include <vibroimpact/integrators/response_history.h>
+#include <vibroimpact/io/csv_writer.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <stdexcept>
+
+namespace vibroimpact::integrators
+{
+  namespace
+  {
+    // The standard columns before the per-contact and per-probe ones (DESIGN.md contract).
+    const std::vector<std::string> energy_columns{"time",
+                                                  "kinetic_energy",
+                                                  "potential_energy",
+                                                  "total_energy",
+                                                  "external_work",
+                                                  "damping_dissipation",
+                                                  "impact_dissipation",
+                                                  "numerical_dissipation",
+                                                  "correction_beta",
+                                                  "correction_work",
+                                                  "balance_error"};
+  } // namespace
+
+  std::string to_string(const ContactEvent::Kind kind)
+  {
+    switch (kind)
+      {
+        case ContactEvent::Kind::impact:
+          return "impact";
+        case ContactEvent::Kind::sticking_start:
+          return "sticking_start";
+        case ContactEvent::Kind::separation:
+        default:
+          return "separation";
+      }
+  }
+
+  void ObserverList::sample(const ResponseSample &sample)
+  {
+    for (auto *observer : observers_)
+      observer->sample(sample);
+  }
+
+  void ObserverList::event(const ContactEvent &event)
+  {
+    for (auto *observer : observers_)
+      observer->event(event);
+  }
+
+  ResponseHistory::ResponseHistory(const model::StructuralModel &model)
+    : names_(energy_columns)
+  {
+    for (const auto &c : model.contacts)
+      {
+        contacts_.push_back(c.name);
+        names_.push_back("gap_" + c.name);
+        names_.push_back("impulse_" + c.name);
+        names_.push_back("force_" + c.name);
+      }
+    for (const auto &p : model.probes)
+      probes_.push_back(p.name);
+    for (const auto &p : model.probes)
+      names_.push_back("u_" + p.name);
+    for (const auto &p : model.probes)
+      names_.push_back("v_" + p.name);
+
+    // Standard columns are computed from the sample and the model's rows; the functions of the
+    // per-contact and per-probe columns hold copies of those rows (the history outlives nothing).
+    functions_.resize(names_.size());
+    std::size_t column = energy_columns.size();
+    for (const auto &c : model.contacts)
+      {
+        const model::SparseRow row  = c.row;
+        const double           gap0 = c.gap0;
+        functions_[column]          = [row, gap0](const ResponseSample &s) { return gap0 + row.dot(*s.u); };
+        column += 3; // impulse and force: filled in sample()
+      }
+    for (const auto &p : model.probes)
+      {
+        const model::SparseRow row = p.row;
+        functions_[column++]       = [row](const ResponseSample &s) { return row.dot(*s.u); };
+      }
+    for (const auto &p : model.probes)
+      {
+        const model::SparseRow row = p.row;
+        functions_[column++]       = [row](const ResponseSample &s) { return row.dot(*s.v); };
+      }
+  }
+
+  void ResponseHistory::add_column(const std::string &name, ColumnFunction value)
+  {
+    if (has_column(name))
+      throw std::invalid_argument("response history: column '" + name + "' exists already");
+    names_.push_back(name);
+    functions_.push_back(std::move(value));
+    for (auto &row : rows_)
+      row.push_back(std::numeric_limits<double>::quiet_NaN());
+  }
+
+  void ResponseHistory::sample(const ResponseSample &s)
+  {
+    const double previous = rows_.empty() ? s.time : rows_.back()[0];
+    const double span     = s.time - previous;
+    const auto  &e        = s.energy;
+    std::vector<double> row{s.time,
+                            e.kinetic,
+                            e.potential,
+                            e.total(),
+                            e.external_work,
+                            e.damping_dissipation,
+                            e.impact_dissipation,
+                            e.numerical_dissipation,
+                            e.correction_beta,
+                            e.correction_work,
+                            e.balance_error};
+    row.resize(names_.size(), 0.0);
+    for (std::size_t c = 0; c < contacts_.size(); ++c)
+      {
+        const std::size_t at = energy_columns.size() + 3 * c;
+        const double      p  = s.impulse ? (*s.impulse)[c] : 0.0;
+        row[at + 1]          = p;
+        row[at + 2]          = s.contact_force ? (*s.contact_force)[c] : span > 0 ? p / span : 0.0;
+      }
+    for (std::size_t k = energy_columns.size(); k < names_.size(); ++k)
+      if (functions_[k])
+        row[k] = functions_[k](s);
+    rows_.push_back(std::move(row));
+    final_u_ = *s.u;
+    final_v_ = *s.v;
+  }
+
+  void ResponseHistory::event(const ContactEvent &event)
+  {
+    // Events mostly arrive in order; a time stepper reports an impact when its episode ends.
+    const auto at = std::upper_bound(events_.begin(), events_.end(), event.time,
+                                     [](double t, const ContactEvent &e) { return t < e.time; });
+    events_.insert(at, event);
+  }
+
+  bool ResponseHistory::has_column(const std::string &name) const
+  {
+    return std::find(names_.begin(), names_.end(), name) != names_.end();
+  }
+
+  std::size_t ResponseHistory::index_of(const std::string &name) const
+  {
+    const auto it = std::find(names_.begin(), names_.end(), name);
+    if (it == names_.end())
+      throw std::invalid_argument("the response history has no column '" + name + "'");
+    return static_cast<std::size_t>(it - names_.begin());
+  }
+
+  std::vector<double> ResponseHistory::column(const std::string &name) const
+  {
+    const std::size_t   k = index_of(name);
+    std::vector<double> values;
+    values.reserve(rows_.size());
+    for (const auto &row : rows_)
+      values.push_back(row[k]);
+    return values;
+  }
+
+  double ResponseHistory::at(const std::size_t row, const std::string &name) const
+  {
+    return rows_.at(row)[index_of(name)];
+  }
+
+  std::vector<ContactEvent> ResponseHistory::impacts() const
+  {
+    std::vector<ContactEvent> out;
+    for (const auto &e : events_)
+      if (e.kind == ContactEvent::Kind::impact)
+        out.push_back(e);
+    return out;
+  }
+
+  std::vector<StickingPhase> ResponseHistory::sticking_phases(const double final_time) const
+  {
+    std::vector<StickingPhase> phases;
+    std::vector<int>           open(contacts_.size(), -1);
+    for (const auto &e : events_)
+      if (e.kind == ContactEvent::Kind::sticking_start && open[e.contact] < 0)
+        {
+          open[e.contact] = static_cast<int>(phases.size());
+          phases.push_back({e.contact, e.time, final_time, false});
+        }
+      else if (e.kind == ContactEvent::Kind::separation && open[e.contact] >= 0)
+        {
+          phases[open[e.contact]].end      = e.time;
+          phases[open[e.contact]].released = true;
+          open[e.contact]                  = -1;
+        }
+    return phases;
+  }
+
+  void write_history_csv(const std::filesystem::path &file, const ResponseHistory &history)
+  {
+    io::CsvWriter csv(file, history.columns());
+    for (std::size_t k = 0; k < history.n_rows(); ++k)
+      csv.write_row(history.row(k));
+  }
+
+  void write_events_csv(const std::filesystem::path &file, const ResponseHistory &history)
+  {
+    io::CsvWriter csv(file, {"time", "contact", "kind", "pre_velocity", "post_velocity", "impulse"});
+    for (const auto &e : history.events())
+      csv.write_cells({io::CsvWriter::format(e.time), history.contact_names().at(e.contact), to_string(e.kind),
+                       io::CsvWriter::format(e.pre_velocity), io::CsvWriter::format(e.post_velocity),
+                       io::CsvWriter::format(e.impulse)});
+  }
+
+  double RunSummary::counter(const std::string &name) const
+  {
+    for (const auto &[what, value] : counters)
+      if (what == name)
+        return value;
+    return EnergyTerms::untracked;
+  }
+
+  void print_summary(std::ostream &out, const RunSummary &s)
+  {
+    const auto line = [&](const std::string &what) -> std::ostream & {
+      return out << std::left << std::setw(23) << what << std::right;
+    };
+    line("solver") << s.solver << "\n";
+    line(s.step_name) << s.steps << "\n";
+    line("impacts") << s.impacts << "\n";
+    line("sticking time") << s.sticking_time << "\n";
+    for (const auto &[what, value] : s.counters)
+      line(what) << value << "\n";
+    line("energy") << s.initial_energy << " -> " << s.final_energy << "\n";
+    if (std::isnan(s.balance_error))
+      line("energy balance error") << "not tracked (forced or damped run of a solver without a ledger)\n";
+    else
+      line("energy balance error") << s.balance_error << " (relative " << s.relative_balance_error << ")\n";
+    line("wall time") << s.wall_time << " s (" << (s.wall_time > 0 ? s.steps / s.wall_time : 0.0) << " "
+                      << s.step_name << "/s)\n";
+  }
+} // namespace vibroimpact::integrators
