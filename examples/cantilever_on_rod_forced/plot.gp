@@ -1,5 +1,5 @@
 # gnuplot -e "dir='out'" plot.gp
-# Reads dir/history.csv of `vibroimpact simulate case.prm -o out` (Output every = 1); writes into dir:
+# Reads dir/history.csv of `vibroimpact simulate case.prm -o out` (Output interval = 0: every step); writes into dir:
 #   force.png         contact force p/h (N) against time (s), with the excitation F(t) = 0.01 sin(50 t)
 #                     (positive = push onto the rod) and the paper's peak 0.8076 N
 #   force_static.png  the first push half-period (0 to pi/50 s): the contact force against F(t)

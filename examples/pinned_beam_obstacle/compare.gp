@@ -1,7 +1,7 @@
 # Overlay of `vibroimpact compare` results: the contact-point gap and the total energy of the
 # Moreau–Jean FE run and the modal CoR reference, and the impact times of both.
-#   vibroimpact compare examples/pinned_beam_obstacle/case.prm -o out -s 'Integrator/Final time=0.6' \
-#       -s 'Modal restitution/Number of modes=40'
+#   vibroimpact compare examples/pinned_beam_obstacle/case.prm -o out -s 'Simulation/Final time=0.6' \
+#       -s 'Modal restitution/Number of modes=0'
 #   gnuplot -e "dir='out'" examples/pinned_beam_obstacle/compare.gp     # out/compare_*.png
 if (!exists("dir")) dir = "out"
 set datafile separator ","
