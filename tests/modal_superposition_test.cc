@@ -57,7 +57,6 @@ namespace
                                 integrators::ResponseObserver &observer) const override
     {
       const integrators::ModalProjection P(model, n_modes_, {});
-      const Eigen::Index                 N = P.size();
       const Eigen::VectorXd             &w = P.omegas();
       // q_j(t) = a_j cos ω_j t + b_j sin ω_j t + Σ_loads particular solutions.
       Eigen::VectorXd a = P.initial_displacement(), b = P.initial_velocity();

@@ -197,6 +197,18 @@ namespace vibroimpact::integrators
     return phases;
   }
 
+  double interpolate(const std::vector<double> &times, const std::vector<double> &values, const double t)
+  {
+    const auto it = std::lower_bound(times.begin(), times.end(), t);
+    if (it == times.begin())
+      return values.front();
+    if (it == times.end())
+      return values.back();
+    const auto   k = static_cast<std::size_t>(it - times.begin());
+    const double w = (t - times[k - 1]) / (times[k] - times[k - 1]);
+    return (1 - w) * values[k - 1] + w * values[k];
+  }
+
   void write_history_csv(const std::filesystem::path &file, const ResponseHistory &history)
   {
     io::CsvWriter csv(file, history.columns());

@@ -52,18 +52,6 @@ namespace vibroimpact::studies
       return static_cast<int>(it - names.begin());
     }
 
-    // Linear interpolation of (times, values) at t (clamped at the ends).
-    double interpolate(const std::vector<double> &times, const std::vector<double> &values, const double t)
-    {
-      const auto it = std::lower_bound(times.begin(), times.end(), t);
-      if (it == times.begin())
-        return values.front();
-      if (it == times.end())
-        return values.back();
-      const auto   k = static_cast<std::size_t>(it - times.begin());
-      const double w = (t - times[k - 1]) / (times[k] - times[k - 1]);
-      return (1 - w) * values[k - 1] + w * values[k];
-    }
   } // namespace
 
   void bind_convergence_parameters(io::ParameterSection &s, ConvergenceSettings &c)
@@ -276,7 +264,7 @@ namespace vibroimpact::studies
     std::vector<double> squares(values.size());
     for (std::size_t k = 0; k < values.size(); ++k)
       {
-        const double d = values[k] - interpolate(other_times, other, times[k]);
+        const double d = values[k] - integrators::interpolate(other_times, other, times[k]);
         squares[k]     = d * d;
       }
     return std::sqrt(integral(squares, std::max(times.front(), other_times.front()),

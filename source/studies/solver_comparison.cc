@@ -53,22 +53,6 @@ namespace vibroimpact::studies
     rms = count > 0 ? std::sqrt(rms / count) : 0.0;
   }
 
-  namespace
-  {
-    // Linear interpolation of a sampled series at t (clamped at the ends).
-    double interpolate(const std::vector<double> &times, const std::vector<double> &values, const double t)
-    {
-      const auto   it = std::lower_bound(times.begin(), times.end(), t);
-      if (it == times.begin())
-        return values.front();
-      if (it == times.end())
-        return values.back();
-      const auto   k = static_cast<std::size_t>(it - times.begin());
-      const double w = (t - times[k - 1]) / (times[k] - times[k - 1]);
-      return (1 - w) * values[k - 1] + w * values[k];
-    }
-  } // namespace
-
   ComparisonReport compare_responses(const std::string &reference_name, const integrators::ResponseHistory &reference,
                                      const std::string &candidate_name, const integrators::ResponseHistory &candidate,
                                      const ComparisonSettings &settings, const double final_time)
@@ -116,11 +100,11 @@ namespace vibroimpact::studies
         const auto reference_gap = reference.column("gap_" + name);
         for (std::size_t k = 0; k < reference_times.size(); ++k)
           if (in_window(reference_times[k]))
-            report.gap.add(interpolate(candidate_times, candidate_gap, reference_times[k]) - reference_gap[k]);
+            report.gap.add(integrators::interpolate(candidate_times, candidate_gap, reference_times[k]) - reference_gap[k]);
       }
     for (std::size_t k = 0; k < reference_times.size(); ++k)
       if (in_window(reference_times[k]))
-        report.energy.add((interpolate(candidate_times, candidate_energy, reference_times[k]) - reference_energy[k]) /
+        report.energy.add((integrators::interpolate(candidate_times, candidate_energy, reference_times[k]) - reference_energy[k]) /
                           energy_scale);
     report.impact_time.finish();
     report.impact_impulse.finish();

@@ -174,6 +174,10 @@ namespace vibroimpact::integrators
     Vector                           final_u_, final_v_;
   };
 
+  // Linear interpolation of a history column (values at times, ascending) at t, clamped at the
+  // ends: how two histories with different rows are compared.
+  double interpolate(const std::vector<double> &times, const std::vector<double> &values, double t);
+
   void write_history_csv(const std::filesystem::path &file, const ResponseHistory &history);
   // time, contact (its name), kind, U−, U+, impulse: one row per event.
   void write_events_csv(const std::filesystem::path &file, const ResponseHistory &history);
