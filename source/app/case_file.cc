@@ -5,6 +5,7 @@
 
 #include "case_file.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace vibroimpact::app
@@ -111,7 +112,16 @@ namespace vibroimpact::app
   {
     auto overrides = c.overrides;
     overrides.insert(overrides.end(), run.overrides.begin(), run.overrides.end());
-    CaseFile read    = read_case_file(c.filename, overrides);
+    CaseFile read;
+    try
+      {
+        read = read_case_file(c.filename, overrides);
+      }
+    catch (const io::InputError &e)
+      {
+        // Say which run's overrides made the case invalid.
+        throw io::InputError(e.file(), e.parameter(), e.reason() + " (in Run " + run.name + ")");
+      }
     read.solver_name = run.solver;
     return read;
   }

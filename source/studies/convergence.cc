@@ -158,6 +158,22 @@ namespace vibroimpact::studies
       throw std::invalid_argument("unknown quantity '" + kind_ + "'");
   }
 
+  void ResponseQuantity::check_names(const integrators::ResponseHistory &h) const
+  {
+    const auto column = [&](const std::string &name) {
+      if (!h.has_column(name))
+        throw std::invalid_argument("the response history has no column '" + name + "'");
+    };
+    if ((kind_ == "impact time" || kind_ == "impact impulse" || kind_ == "contact duration") && args_.size() > 1)
+      contact_index(h, args_[1]);
+    else if (kind_ == "impulse" || kind_ == "peak force" || kind_ == "mean force")
+      contact_index(h, args_[0]);
+    else if (kind_ == "impacts" && args_.size() > 2)
+      contact_index(h, args_[2]);
+    else if (kind_ == "rms" || kind_ == "max" || kind_ == "L2")
+      column(args_[0]);
+  }
+
   double ResponseQuantity::evaluate(const integrators::ResponseHistory &h, const integrators::ResponseHistory *against,
                                     const double final_time) const
   {
@@ -376,6 +392,11 @@ namespace vibroimpact::studies
         quantities.emplace_back(text);
         result.quantities.push_back(quantities.back().name());
       }
+    {
+      const integrators::ResponseHistory shape(structure::build_model(description));
+      for (const auto &q : quantities)
+        q.check_names(shape);
+    }
     const bool refine_mesh = settings.refine == Refinement::mesh || settings.refine == Refinement::mesh_and_time_step;
     const bool refine_h    = settings.refine == Refinement::time_step || settings.refine == Refinement::mesh_and_time_step;
     const bool refine_modes = settings.refine == Refinement::modes;

@@ -80,6 +80,10 @@ namespace vibroimpact::studies
     // L2(column): a difference, measured against another run rather than a value.
     bool is_difference() const { return kind_ == "L2"; }
 
+    // Throws std::invalid_argument when the contact or column it names is not in histories of
+    // this shape (check before running anything).
+    void check_names(const integrators::ResponseHistory &history) const;
+
     // Throws std::invalid_argument naming what the history lacks (a column, the k-th impact).
     double evaluate(const integrators::ResponseHistory &history, const integrators::ResponseHistory *against,
                     double final_time) const;

@@ -55,156 +55,156 @@ namespace vibroimpact::integrators
     bind_moreau_jean_parameters(section, settings_);
   }
 
-    RunSummary MoreauJeanSolver::run(const model::StructuralModel &model, const RunControl &control,
-                                     ResponseObserver &observer) const
-    {
-      const MoreauJean osi(model, settings_);
-      State            state = osi.initial_state();
-      EnergyLedger     ledger(osi.kinetic_energy(state.v), osi.potential_energy(state.u));
+  RunSummary MoreauJeanSolver::run(const model::StructuralModel &model, const RunControl &control,
+                                   ResponseObserver &observer) const
+  {
+    const MoreauJean osi(model, settings_);
+    State            state = osi.initial_state();
+    EnergyLedger     ledger(osi.kinetic_energy(state.v), osi.potential_energy(state.u));
 
-      const double h          = settings_.time_step;
-      const auto   n_steps    = static_cast<unsigned long>(std::ceil(control.final_time / h - 1e-9));
-      const auto   n_contacts = model.contacts.size();
+    const double h          = settings_.time_step;
+    const auto   n_steps    = static_cast<unsigned long>(std::ceil(control.final_time / h - 1e-9));
+    const auto   n_contacts = model.contacts.size();
 
-      Vector impulse_since_row = Vector::Zero(n_contacts); // every impulse reaches a row once
-      double beta              = 0.0;
-      const auto report_sample = [&](const bool frame) {
-        ResponseSample s;
-        s.time                           = state.t;
-        s.u                              = &state.u;
-        s.v                              = &state.v;
-        s.impulse                        = &impulse_since_row;
-        s.frame                          = frame;
-        s.energy.kinetic                 = ledger.kinetic();
-        s.energy.potential               = ledger.potential();
-        s.energy.external_work           = ledger.external_work();
-        s.energy.damping_dissipation     = ledger.damping_dissipation();
-        s.energy.impact_dissipation      = ledger.impact_dissipation();
-        s.energy.numerical_dissipation   = ledger.numerical_dissipation();
-        s.energy.correction_beta         = beta;
-        s.energy.correction_work         = ledger.correction_work();
-        s.energy.balance_error           = ledger.balance_error();
-        observer.sample(s);
-        impulse_since_row.setZero();
-      };
+    Vector impulse_since_row = Vector::Zero(n_contacts); // every impulse reaches a row once
+    double beta              = 0.0;
+    const auto report_sample = [&](const bool frame) {
+      ResponseSample s;
+      s.time                           = state.t;
+      s.u                              = &state.u;
+      s.v                              = &state.v;
+      s.impulse                        = &impulse_since_row;
+      s.frame                          = frame;
+      s.energy.kinetic                 = ledger.kinetic();
+      s.energy.potential               = ledger.potential();
+      s.energy.external_work           = ledger.external_work();
+      s.energy.damping_dissipation     = ledger.damping_dissipation();
+      s.energy.impact_dissipation      = ledger.impact_dissipation();
+      s.energy.numerical_dissipation   = ledger.numerical_dissipation();
+      s.energy.correction_beta         = beta;
+      s.energy.correction_work         = ledger.correction_work();
+      s.energy.balance_error           = ledger.balance_error();
+      observer.sample(s);
+      impulse_since_row.setZero();
+    };
 
-      RunSummary summary;
-      summary.initial_energy = ledger.total();
-      report_sample(control.frame_interval > 0);
+    RunSummary summary;
+    summary.initial_energy = ledger.total();
+    report_sample(control.frame_interval > 0);
 
-      unsigned long lcp_solves = 0, lcp_fallbacks = 0, corrections = 0;
-      double        largest_beta = 0.0;
-      std::vector<Episode> episodes(n_contacts);
-      const auto close_episode = [&](const std::size_t c, const double end_time, const bool separated) {
-        Episode &e = episodes[c];
-        observer.event(e.impact);
-        if (e.steps > 1)
+    unsigned long lcp_solves = 0, lcp_fallbacks = 0, corrections = 0;
+    double        largest_beta = 0.0;
+    std::vector<Episode> episodes(n_contacts);
+    const auto close_episode = [&](const std::size_t c, const double end_time, const bool separated) {
+      Episode &e = episodes[c];
+      observer.event(e.impact);
+      if (e.steps > 1)
+        {
+          ContactEvent stick = e.impact;
+          stick.kind         = ContactEvent::Kind::sticking_start;
+          stick.time         = e.second_step_start;
+          stick.impulse = stick.pre_velocity = stick.post_velocity = 0.0;
+          observer.event(stick);
+          if (separated)
+            {
+              ContactEvent separation = stick;
+              separation.kind         = ContactEvent::Kind::separation;
+              separation.time         = end_time;
+              observer.event(separation);
+            }
+        }
+      e = Episode{};
+    };
+
+    Schedule        rows{control.output_interval, h}, frames{control.frame_interval, h};
+    io::ProgressBar progress("simulate", control.final_time, control.quiet);
+    std::vector<double> gap_before(n_contacts);
+    for (std::size_t c = 0; c < n_contacts; ++c)
+      gap_before[c] = model.contacts[c].gap0 + model.contacts[c].row.dot(state.u);
+    for (unsigned long k = 1; k <= n_steps; ++k)
+      {
+        const double t_start = state.t;
+        const auto   report  = osi.step(state);
+        if (report.lcp_solved)
           {
-            ContactEvent stick = e.impact;
-            stick.kind         = ContactEvent::Kind::sticking_start;
-            stick.time         = e.second_step_start;
-            stick.impulse = stick.pre_velocity = stick.post_velocity = 0.0;
-            observer.event(stick);
-            if (separated)
+            ++lcp_solves;
+            if (report.lcp_failed)
               {
-                ContactEvent separation = stick;
-                separation.kind         = ContactEvent::Kind::separation;
-                separation.time         = end_time;
-                observer.event(separation);
+                std::ostringstream message;
+                message << "step " << k << " (t = " << t_start + h << "): " << report.lcp_message;
+                throw NumericalFailure(message.str());
+              }
+            if (report.lcp_attempts > 1)
+              {
+                ++lcp_fallbacks;
+                std::cerr << "warning: step " << k << " (t = " << t_start + h << "): " << report.lcp_message
+                          << "accepted with error " << report.lcp_error << "\n";
               }
           }
-        e = Episode{};
-      };
+        bool sticking = false;
+        for (std::size_t c = 0; c < n_contacts; ++c)
+          {
+            Episode &e = episodes[c];
+            if (report.impulse[c] > 0)
+              {
+                if (!e.open)
+                  {
+                    // The impact instant: the step start plus the time to close the gap at the
+                    // pre-impact contact velocity (within the step).
+                    const double approach = -report.velocity_before[c];
+                    const double delay    = approach > 0 ? std::clamp(gap_before[c] / approach, 0.0, h) : 0.0;
+                    e.open                 = true;
+                    e.impact.kind          = ContactEvent::Kind::impact;
+                    e.impact.time          = t_start + delay;
+                    e.impact.contact       = static_cast<unsigned int>(c);
+                    e.impact.pre_velocity  = report.velocity_before[c];
+                    e.impact.post_velocity = report.velocity_after[c];
+                    ++summary.impacts;
+                  }
+                else
+                  sticking = true;
+                if (++e.steps == 2)
+                  e.second_step_start = t_start;
+                e.impact.impulse += report.impulse[c];
+              }
+            else if (e.open)
+              close_episode(c, t_start, true);
+            gap_before[c] = report.gap[c];
+          }
+        summary.sticking_time += sticking ? h : 0.0;
+        if (report.corrected)
+          {
+            ++corrections;
+            largest_beta = std::max(largest_beta, std::abs(report.energy.correction_beta));
+          }
+        ledger.record(report.energy, osi.kinetic_energy(state.v), osi.potential_energy(state.u));
+        impulse_since_row += report.impulse;
+        state.t = k * h; // not a sum of k rounded steps
+        beta    = report.energy.correction_beta;
+        const bool frame = control.frame_interval > 0 && (frames.due(k) || k == n_steps);
+        // Every step with a correction gets its row, so that every β is in the history.
+        if (rows.due(k) || k == n_steps || report.corrected || frame)
+          report_sample(frame);
+        progress.update(state.t);
+      }
+    progress.finish();
+    for (std::size_t c = 0; c < n_contacts; ++c)
+      if (episodes[c].open)
+        close_episode(c, state.t, false);
 
-      Schedule        rows{control.output_interval, h}, frames{control.frame_interval, h};
-      io::ProgressBar progress("simulate", control.final_time, control.quiet);
-      std::vector<double> gap_before(n_contacts);
-      for (std::size_t c = 0; c < n_contacts; ++c)
-        gap_before[c] = model.contacts[c].gap0 + model.contacts[c].row.dot(state.u);
-      for (unsigned long k = 1; k <= n_steps; ++k)
-        {
-          const double t_start = state.t;
-          const auto   report  = osi.step(state);
-          if (report.lcp_solved)
-            {
-              ++lcp_solves;
-              if (report.lcp_failed)
-                {
-                  std::ostringstream message;
-                  message << "step " << k << " (t = " << t_start + h << "): " << report.lcp_message;
-                  throw NumericalFailure(message.str());
-                }
-              if (report.lcp_attempts > 1)
-                {
-                  ++lcp_fallbacks;
-                  std::cerr << "warning: step " << k << " (t = " << t_start + h << "): " << report.lcp_message
-                            << "accepted with error " << report.lcp_error << "\n";
-                }
-            }
-          bool sticking = false;
-          for (std::size_t c = 0; c < n_contacts; ++c)
-            {
-              Episode &e = episodes[c];
-              if (report.impulse[c] > 0)
-                {
-                  if (!e.open)
-                    {
-                      // The impact instant: the step start plus the time to close the gap at the
-                      // pre-impact contact velocity (within the step).
-                      const double approach = -report.velocity_before[c];
-                      const double delay    = approach > 0 ? std::clamp(gap_before[c] / approach, 0.0, h) : 0.0;
-                      e.open                 = true;
-                      e.impact.kind          = ContactEvent::Kind::impact;
-                      e.impact.time          = t_start + delay;
-                      e.impact.contact       = static_cast<unsigned int>(c);
-                      e.impact.pre_velocity  = report.velocity_before[c];
-                      e.impact.post_velocity = report.velocity_after[c];
-                      ++summary.impacts;
-                    }
-                  else
-                    sticking = true;
-                  if (++e.steps == 2)
-                    e.second_step_start = t_start;
-                  e.impact.impulse += report.impulse[c];
-                }
-              else if (e.open)
-                close_episode(c, t_start, true);
-              gap_before[c] = report.gap[c];
-            }
-          summary.sticking_time += sticking ? h : 0.0;
-          if (report.corrected)
-            {
-              ++corrections;
-              largest_beta = std::max(largest_beta, std::abs(report.energy.correction_beta));
-            }
-          ledger.record(report.energy, osi.kinetic_energy(state.v), osi.potential_energy(state.u));
-          impulse_since_row += report.impulse;
-          state.t = k * h; // not a sum of k rounded steps
-          beta    = report.energy.correction_beta;
-          const bool frame = control.frame_interval > 0 && (frames.due(k) || k == n_steps);
-          // Every step with a correction gets its row, so that every β is in the history.
-          if (rows.due(k) || k == n_steps || report.corrected || frame)
-            report_sample(frame);
-          progress.update(state.t);
-        }
-      progress.finish();
-      for (std::size_t c = 0; c < n_contacts; ++c)
-        if (episodes[c].open)
-          close_episode(c, state.t, false);
-
-      summary.step_name              = "steps";
-      summary.steps                  = n_steps;
-      summary.final_energy           = ledger.total();
-      summary.balance_error          = ledger.balance_error();
-      summary.relative_balance_error = ledger.relative_balance_error();
-      summary.counters = {{"LCP solves", double(lcp_solves)},
-                          {"LCP fallbacks", double(lcp_fallbacks)},
-                          {"energy corrections", double(corrections)},
-                          {"largest |beta|", largest_beta}};
-      if (lcp_fallbacks > 0)
-        summary.warnings.push_back(std::to_string(lcp_fallbacks) + " LCP solves needed a fallback solver");
-      return summary;
-    }
+    summary.step_name              = "steps";
+    summary.steps                  = n_steps;
+    summary.final_energy           = ledger.total();
+    summary.balance_error          = ledger.balance_error();
+    summary.relative_balance_error = ledger.relative_balance_error();
+    summary.counters = {{"LCP solves", double(lcp_solves)},
+                        {"LCP fallbacks", double(lcp_fallbacks)},
+                        {"energy corrections", double(corrections)},
+                        {"largest |beta|", largest_beta}};
+    if (lcp_fallbacks > 0)
+      summary.warnings.push_back(std::to_string(lcp_fallbacks) + " LCP solves needed a fallback solver");
+    return summary;
+  }
 
   namespace
   {
