@@ -268,3 +268,14 @@ TEST_F(BadInput, MoreModesThanDofsForTheModalReference)
   EXPECT_NE(result.error.find("Modal restitution/Number of modes"), std::string::npos) << result.error;
   EXPECT_FALSE(fs::exists(output()));
 }
+
+TEST_F(BadInput, ExactModesOfAStructureThatHasNone)
+{
+  const auto file = write_case(replace(valid_case, "set Right end = pinned", "set Right end = clamped") +
+                               "subsection Modal restitution\n  set Mode shapes = exact\nend\n");
+  const auto result = run_cli("simulate " + file + " -s 'Simulation/Solver=modal-cor'");
+  EXPECT_EQ(result.exit_code, 2) << result.error;
+  EXPECT_NE(result.error.find("Modal restitution/Mode shapes"), std::string::npos) << result.error;
+  EXPECT_EQ(std::count(result.error.begin(), result.error.end(), '\n'), 1) << result.error;
+  EXPECT_FALSE(fs::exists(output()));
+}

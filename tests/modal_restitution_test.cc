@@ -273,6 +273,54 @@ TEST(ModalRestitution, PinnedBeamModesAreTheSineModes)
 }
 
 
+TEST(ModalRestitution, ExactPinnedModesAreTheClosedFormAndHitAtTheQuarterPeriod)
+{
+  // Mode shapes = exact: ω_j = (jπ)² and √2 sin(jπ·0.4) at the contact whatever the mesh, so the
+  // first impact of w0 = 3 sin πx (mode 1 alone) comes at T₁/4 = 1/(2π) with U⁻ = −3π² sin 0.4π
+  // to the ODE tolerance; the FE modes of the same 20-element mesh miss it by their ω₁ error.
+  auto c = test_cases::pinned_beam_on_obstacle(20, 1.0, "3*sin(pi*x)");
+  const auto model = structure::build_model(c);
+  ASSERT_TRUE(model.exact_modes.available());
+  CorSettings s;
+  s.n_modes     = 6;
+  s.mode_source = integrators::ModeSource::exact;
+  s.final_time  = 0.2;
+  const integrators::ModalRestitution exact(model, s);
+  for (int j = 1; j <= 6; ++j)
+    {
+      EXPECT_NEAR(exact.omegas()[j - 1] / std::pow(j * M_PI, 2), 1.0, 1e-15);
+      EXPECT_NEAR(exact.modal_contact_rows()(0, j - 1), std::sqrt(2.0) * std::sin(j * M_PI * 0.4), 1e-14);
+    }
+  // The mesh only projects w0: q₁(0) = Φᵀ M w0 of Hermite interpolants is ∫ρA φ₁ w0 to O(h⁴).
+  const double q1 = 3 / std::sqrt(2.0);
+  const double projection_error_20 = std::abs(exact.projection().initial_displacement()[0] - q1);
+  EXPECT_LT(projection_error_20, 5e-6 * q1);
+  {
+    const auto fine = structure::build_model(test_cases::pinned_beam_on_obstacle(40, 1.0, "3*sin(pi*x)"));
+    const double projection_error_40 =
+      std::abs(integrators::ModalProjection(fine, 6, {}, integrators::ModeSource::exact).initial_displacement()[0] - q1);
+    EXPECT_NEAR(std::log2(projection_error_20 / projection_error_40), 4.0, 0.2);
+  }
+
+  const auto exact_run = run_cor(model, s);
+  ASSERT_FALSE(exact_run.impacts.empty());
+  const double quarter_period = 1 / (2 * M_PI);
+  EXPECT_NEAR(exact_run.impacts[0].time, quarter_period, 1e-9);
+  EXPECT_NEAR(exact_run.impacts[0].pre_velocity, -3 * M_PI * M_PI * std::sin(0.4 * M_PI), 5e-6 * 28.2);
+
+  s.mode_source = integrators::ModeSource::finite_element;
+  const auto fe_run = run_cor(model, s);
+  ASSERT_FALSE(fe_run.impacts.empty());
+  const double fe_error = std::abs(fe_run.impacts[0].time - quarter_period);
+  EXPECT_GT(fe_error, 1e-8); // 20 Hermite elements: ω₁ high by ~4e-7 relative
+  EXPECT_GT(fe_error, 100 * std::abs(exact_run.impacts[0].time - quarter_period));
+
+  // A structure without closed-form modes has none to offer.
+  c.bodies.front().right = structure::EndCondition::clamped;
+  EXPECT_FALSE(structure::build_model(c).exact_modes.available());
+}
+
+
 TEST(ModalRestitution, PinnedBeamFreeVibrationConservesEnergyOverFortyImpacts)
 {
   // Section 3 / Figure 3: w0 = 3 sin(pi x), R = 1, obstacle at 0.4, gap 0, four modes.

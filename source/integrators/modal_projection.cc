@@ -7,17 +7,27 @@
 namespace vibroimpact::integrators
 {
   ModalProjection::ModalProjection(const model::StructuralModel &model, const unsigned int n_modes,
-                                   const std::vector<double> &damping_ratios)
+                                   const std::vector<double> &damping_ratios, const ModeSource source)
   {
     const auto n = static_cast<unsigned int>(model.n_dofs());
     const unsigned int N = n_modes == 0 ? n : n_modes;
     if (N > n)
       throw std::invalid_argument("modal projection: " + std::to_string(N) + " modes asked of a model with " +
                                   std::to_string(n) + " DoFs");
-    const model::ModalBasis basis = model::compute_modes(model.mass, model.stiffness, N);
-    shapes_                       = basis.shapes;
-    omegas_                       = basis.omegas;
-    method_                       = basis.method;
+    if (source == ModeSource::exact)
+      {
+        if (!model.exact_modes.available())
+          throw std::invalid_argument("modal projection: the model has no closed-form modes");
+        model.exact_modes.compute(N, omegas_, shapes_);
+        method_ = "closed form (" + model.exact_modes.name + ")";
+      }
+    else
+      {
+        const model::ModalBasis basis = model::compute_modes(model.mass, model.stiffness, N);
+        shapes_                       = basis.shapes;
+        omegas_                       = basis.omegas;
+        method_                       = basis.method;
+      }
 
     damping_.resize(N);
     for (unsigned int j = 0; j < N; ++j)

@@ -270,6 +270,42 @@ namespace vibroimpact::structure
           m.initial_displacement = u;
         }
     }
+
+    // The closed-form modes of a lone uniform pinned–pinned beam (nothing attached: no masses,
+    // springs or dampers), interpolated at its DoFs: the closure keeps only each DoF's
+    // coordinate and kind, not the mesh.
+    model::ExactModes exact_modes(const Assembly &assembly, const CaseDescription &description)
+    {
+      if (assembly.bodies().size() != 1 || !description.elements.empty())
+        return {};
+      const Body &body = *assembly.bodies().front();
+      const auto &d    = body.description();
+      if (d.type != BodyType::beam || d.left != EndCondition::pinned || d.right != EndCondition::pinned)
+        return {};
+      const Vector value_x = body.interpolate([](double x) { return x; }, [](double) { return 0.0; });
+      const Vector slope_x = body.interpolate([](double) { return 0.0; }, [](double x) { return x; });
+      const auto   kinds   = body.dof_kinds();
+      std::vector<std::pair<double, bool>> dofs; // (x, is slope)
+      for (std::size_t i = 0; i < kinds.size(); ++i)
+        {
+          const bool slope = kinds[i] == model::DofKind::slope;
+          dofs.emplace_back(slope ? slope_x[i] : value_x[i], slope);
+        }
+      const double L = d.length, rhoA = d.mass_per_length, c = std::sqrt(d.stiffness / rhoA);
+      return {"pinned-pinned beam", [dofs, L, rhoA, c](const unsigned int n, Vector &omegas, Eigen::MatrixXd &shapes) {
+                const double amplitude = std::sqrt(2 / (rhoA * L));
+                omegas.resize(n);
+                shapes.resize(static_cast<Eigen::Index>(dofs.size()), n);
+                for (unsigned int j = 0; j < n; ++j)
+                  {
+                    const double k = (j + 1) * M_PI / L;
+                    omegas[j]      = k * k * c;
+                    for (std::size_t i = 0; i < dofs.size(); ++i)
+                      shapes(static_cast<Eigen::Index>(i), j) =
+                        dofs[i].second ? amplitude * k * std::cos(k * dofs[i].first) : amplitude * std::sin(k * dofs[i].first);
+                  }
+              }};
+    }
   } // namespace
 
   model::StructuralModel build_model(const CaseDescription &description)
@@ -380,6 +416,7 @@ namespace vibroimpact::structure
 
     m.geometry = make_geometry(assembly, description);
     set_initial_state(m, assembly, description);
+    m.exact_modes = exact_modes(assembly, description);
 
     // A solver cannot start inside an obstacle: the impact law would act on a closed gap that
     // never opens. Zero (resting on the stop) is fine.

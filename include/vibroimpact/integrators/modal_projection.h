@@ -15,13 +15,23 @@
 
 namespace vibroimpact::integrators
 {
+  // Where the modes come from: the eigensolver on the model's M and K, or the closed form of
+  // model.exact_modes (e.g. √2 sin jπx, ω_j = (jπ)² for the unit pinned–pinned beam).
+  enum class ModeSource
+  {
+    finite_element,
+    exact
+  };
+
   class ModalProjection
   {
   public:
     // n_modes = 0: every mode of the model. damping_ratios: ζ_1, ζ_2, ...; the last repeats;
-    // empty: undamped. Throws std::invalid_argument when the model has fewer DoFs than modes.
+    // empty: undamped. Throws std::invalid_argument when the model has fewer DoFs than modes, or
+    // has no closed-form modes and ModeSource::exact is asked for.
     ModalProjection(const model::StructuralModel &model, unsigned int n_modes,
-                    const std::vector<double> &damping_ratios);
+                    const std::vector<double> &damping_ratios,
+                    ModeSource                 source = ModeSource::finite_element);
 
     Eigen::Index size() const { return omegas_.size(); }
 

@@ -24,6 +24,7 @@ namespace vibroimpact::integrators
   struct ModalRestitutionSettings
   {
     unsigned int n_modes = 4; // 0: every mode of the model
+    ModeSource   mode_source = ModeSource::finite_element;
 
     // Newton's R per contact; empty: each contact's model restitution.
     std::vector<double> restitution;

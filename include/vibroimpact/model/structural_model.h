@@ -6,6 +6,7 @@
 #include <Eigen/Sparse>
 
 #include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,18 @@ namespace vibroimpact::model
     SparseMatrix                              displacement_map; // 3 * points x n
   };
 
+  // Closed-form modes, where the structure has them (today: one uniform beam pinned at both ends
+  // with nothing attached): ω_j = (jπ/L)² √(EI/ρA) and the DoF interpolation (values and slopes at
+  // the nodes) of the mass-normalised shapes √(2/(ρA L)) sin(jπx/L), so that a contact or probe at
+  // a node sees the exact shape. A modal solver may take them instead of the FE modes.
+  struct ExactModes
+  {
+    std::string name; // e.g. "pinned-pinned beam"; empty: the structure has none
+    std::function<void(unsigned int n_modes, Vector &omegas, Eigen::MatrixXd &shapes)> compute;
+
+    bool available() const { return static_cast<bool>(compute); }
+  };
+
   struct StructuralModel
   {
     std::string  name;
@@ -115,6 +128,7 @@ namespace vibroimpact::model
     Vector initial_velocity;
 
     OutputGeometry geometry;
+    ExactModes     exact_modes;
 
     Eigen::Index n_dofs() const { return mass.rows(); }
 

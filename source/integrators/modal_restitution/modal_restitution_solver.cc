@@ -12,6 +12,11 @@ namespace vibroimpact::integrators
   {
     section.add("Number of modes", s.n_modes, 0, std::numeric_limits<unsigned int>::max(),
                 "N: modes of the structural model kept (Vyasarayani et al. use 4); 0: every mode of the model.");
+    section.add("Mode shapes", s.mode_source,
+                io::Choices<ModeSource>{{"finite element", ModeSource::finite_element}, {"exact", ModeSource::exact}},
+                "finite element: the eigenmodes of the model's M and K; exact: the closed-form modes where the "
+                "structure has them (a lone pinned-pinned beam: sqrt(2/(rho A L)) sin(j pi x/L), "
+                "omega_j = (j pi/L)^2 sqrt(EI/rho A)); the mesh then only projects the initial state, loads and probes.");
     section.add("Damping ratios", s.damping_ratios, io::in_range(0, 1),
                 "zeta_1, zeta_2, ...; the last repeats; empty: undamped (the model's C is not used).");
     section.add("Restitution", s.restitution, io::in_range(0, 1),
@@ -50,6 +55,10 @@ namespace vibroimpact::integrators
           throw io::InputError(file, section + "Number of modes",
                                "the model has only " + std::to_string(model.n_dofs()) + " DoFs, asked for " +
                                  std::to_string(settings_.n_modes) + " modes");
+        if (settings_.mode_source == ModeSource::exact && !model.exact_modes.available())
+          throw io::InputError(file, section + "Mode shapes",
+                               "'exact' needs a structure with closed-form modes (one uniform beam pinned at both "
+                               "ends, with no masses, springs or dampers attached)");
         if (!settings_.restitution.empty() && settings_.restitution.size() != model.contacts.size())
           throw io::InputError(file, section + "Restitution",
                                "give one value per contact (" + std::to_string(model.contacts.size()) + "), got " +
