@@ -15,8 +15,8 @@ namespace vibroimpact::integrators
   {
     double external_work         = 0.0; // h v_θ · f_θ
     double damping_dissipation   = 0.0; // h v_θ · C v_θ >= 0
-    double impact_dissipation    = 0.0; // −U_θ · p >= 0 (work of the impulses, sign flipped)
-    double numerical_dissipation = 0.0; // (θ − 1/2)(|Δv|²_M + |Δu|²_K) >= 0
+    double impact_dissipation    = 0.0; // −(U+ + U−)/2 · p >= 0 by the impact law
+    double numerical_dissipation = 0.0; // (θ − 1/2)(|Δv|²_M + |Δu|²_K − ΔU · p)
     double correction_work       = 0.0; // energy added by β I
     double correction_beta       = 0.0; // β (0 when no correction)
   };

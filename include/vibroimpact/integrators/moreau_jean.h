@@ -43,7 +43,7 @@ namespace vibroimpact::integrators
     Vector velocity_before;             // U− = H v, per contact
     Vector velocity_after;              // U+ = H v+, per contact (after any correction)
     Vector velocity_free;               // H v_free, without impulses: the scale of the LCP's q
-    Vector complementarity;             // U+ + e U−, per contact (meaningful on active ones)
+    Vector complementarity;             // U+ + max(e U−, U−), per contact (meaningful on active ones)
     StepEnergy energy;
 
     bool        lcp_solved = false;     // an LCP was posed (active set not empty)
@@ -93,6 +93,10 @@ namespace vibroimpact::integrators
     Vector free_velocity(const State &state, const Vector &f_theta) const;
     Vector direction(const Vector &v_plus, const std::vector<unsigned int> &active) const;
     StepEnergy step_energy(const State &before, const State &after, const Vector &f_theta) const;
+    // The velocity the impact law asks of an active contact: U+ + target ⊥ p.
+    double impact_target(unsigned int contact, double U_minus) const;
+    // The impulses' work split into impact dissipation and the θ-scheme's share.
+    void add_impulse_work(StepEnergy &energy, const StepReport &report, const Vector &U_plus) const;
 
     const model::StructuralModel &model_;
     MoreauJeanSettings            settings_;

@@ -166,6 +166,28 @@ namespace vibroimpact::integrators
     return e;
   }
 
+  double MoreauJean::impact_target(const unsigned int contact, const double U_minus) const
+  {
+    // Newton's e U− for an approaching contact; a contact active by its predicted gap while
+    // already separating (U− > 0) may at most have its velocity reversed (U+ ≥ −U−), so that
+    // its impulse does no positive work: D_imp = p (target − U−)/2 ≥ 0 (doc/time_stepping.md §2).
+    return std::max(model_.contacts[contact].restitution * U_minus, U_minus);
+  }
+
+  void MoreauJean::add_impulse_work(StepEnergy &energy, const StepReport &report, const Vector &U_plus) const
+  {
+    // U_θᵀp = U_midᵀp + (θ−½)ΔUᵀp: the first is the impact's (≥ 0 dissipated by the law above),
+    // the second joins the θ-scheme's numerical term, so that a rigid impact's whole energy
+    // loss ½m(1−e²)U−² is counted as impact dissipation for every θ.
+    const double theta = settings_.theta;
+    for (const auto i : report.active)
+      {
+        const double p = report.impulse[i], U_minus = report.velocity_before[i];
+        energy.impact_dissipation -= 0.5 * p * (U_plus[i] + U_minus);
+        energy.numerical_dissipation -= (theta - 0.5) * p * (U_plus[i] - U_minus);
+      }
+  }
+
   Vector MoreauJean::direction(const Vector &v_plus, const std::vector<unsigned int> &active) const
   {
     const Eigen::Index n = model_.n_dofs();
@@ -221,8 +243,7 @@ namespace vibroimpact::integrators
         for (Eigen::Index a = 0; a < m; ++a)
           {
             const auto i = report.active[a];
-            q[a]         = report.velocity_free[i] +
-                   model_.contacts[i].restitution * report.velocity_before[i];
+            q[a]         = report.velocity_free[i] + impact_target(i, report.velocity_before[i]);
             for (Eigen::Index b = 0; b < m; ++b)
               D(a, b) = delassus_(i, report.active[b]);
           }
@@ -249,10 +270,7 @@ namespace vibroimpact::integrators
 
     Vector     U_plus = H_ * after.v;
     StepEnergy energy = step_energy(state, after, f_theta);
-    // Work of the impulses with U_θ = θU+ + (1−θ)U−: the impact term of the discrete balance.
-    for (const auto i : report.active)
-      energy.impact_dissipation -=
-        report.impulse[i] * (theta * U_plus[i] + (1 - theta) * report.velocity_before[i]);
+    add_impulse_work(energy, report, U_plus);
 
     // Energy correction (seed 001, eq. 6): restore the energy an inelastic impact took.
     bool inelastic = false;
@@ -275,13 +293,12 @@ namespace vibroimpact::integrators
             const double beta = energy_correction_root(a, b, c);
             after.v += beta * I;
             after.u += (h * theta * beta) * I;
-            const double dissipation = energy.impact_dissipation;
-            energy                   = step_energy(state, after, f_theta);
-            energy.impact_dissipation = dissipation;
+            U_plus                    = H_ * after.v; // unchanged on the active contacts (H I = 0)
+            energy                    = step_energy(state, after, f_theta);
+            add_impulse_work(energy, report, U_plus);
             energy.correction_beta    = beta;
             energy.correction_work    = a * beta * beta + b * beta;
             report.corrected          = true;
-            U_plus                    = H_ * after.v;
           }
       }
 
@@ -290,7 +307,7 @@ namespace vibroimpact::integrators
     for (Eigen::Index i = 0; i < n_contacts; ++i)
       {
         report.gap[i] += model_.contacts[i].gap0;
-        report.complementarity[i] = U_plus[i] + model_.contacts[i].restitution * report.velocity_before[i];
+        report.complementarity[i] = U_plus[i] + impact_target(i, report.velocity_before[i]);
       }
     report.energy = energy;
     state         = std::move(after);
@@ -324,7 +341,7 @@ namespace vibroimpact::integrators
         for (Eigen::Index a = 0; a < m; ++a)
           {
             const auto i = active[a];
-            rhs[a] = -model_.contacts[i].restitution * H_.row(i).dot(state.v) - H_.row(i).dot(v_plus);
+            rhs[a] = -impact_target(i, H_.row(i).dot(state.v)) - H_.row(i).dot(v_plus);
             for (Eigen::Index b = 0; b < m; ++b)
               D(a, b) = delassus_(i, active[b]);
           }
