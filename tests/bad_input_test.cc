@@ -279,3 +279,63 @@ TEST_F(BadInput, ExactModesOfAStructureThatHasNone)
   EXPECT_EQ(std::count(result.error.begin(), result.error.end(), '\n'), 1) << result.error;
   EXPECT_FALSE(fs::exists(output()));
 }
+
+// Issue 11 §1: no run exits 0 with garbage. Values that overflow the model are input errors
+// (exit 2, the entry named); a state that turns non-finite while running is a numerical failure
+// (exit 1, the step named); what cannot run or would not end is rejected with the reason.
+TEST_F(BadInput, NeverExitZeroWithGarbage)
+{
+  const std::string run_case = std::string(valid_case) +
+                               "subsection Body beam\n  set Initial displacement = 0.1*sin(pi*x)\nend\n"
+                               "subsection Load push\n  set Distribution = uniform\n  set Body = beam\n"
+                               "  set Time dependence = harmonic\n  set Amplitude = 1\n  set Angular frequency = 3\nend\n"
+                               "subsection Simulation\n  set Final time = 0.01\nend\n"
+                               "subsection Moreau-Jean\n  set Time step = 1e-3\nend\n";
+  struct Case
+  {
+    std::string overrides;
+    int         exit_code;
+    std::string named; // in the one-line message
+  };
+  const std::vector<Case> cases = {
+    {"-s 'Body beam/Initial displacement=1/0'", 2, "Body beam/Initial displacement"},
+    {"-s 'Body beam/Length=1e308'", 2, "Body beam/Length"},
+    {"-s 'Body beam/Bending stiffness=1e308'", 2, "Body beam/Bending stiffness"},
+    {"-s 'Body beam/Initial velocity=1e308'", 2, "Body beam/Initial velocity"},
+    {"-s 'Load push/Amplitude=1e308'", 1, "step 1 (t = 0.001): non-finite"},
+    {"-s 'Load push/Amplitude=1e308' -s 'Simulation/Solver=modal-cor'", 1, "non-finite"},
+    {"-s 'Simulation/Final time=1e308'", 2, "Simulation/Final time"},
+    {"-s 'Moreau-Jean/Time step=1e-300'", 2, "steps, more than"},
+    {"-s 'Moreau-Jean/Time step=1e308'", 2, "Moreau-Jean/Time step"},
+    {"-s 'Moreau-Jean/Time step=0.003'", 2, "not a whole number of steps"},
+    {"-s 'Simulation/Final time=1e308' -s 'Simulation/Solver=modal-cor'", 2, "Simulation/Final time = 1e+308"},
+    {"-s 'Load push/Angular frequency=1e308' -s 'Simulation/Solver=modal-cor'", 2, "Load push/Angular frequency"},
+  };
+  const auto file = write_case(run_case);
+  ASSERT_EQ(run_cli("simulate " + file).exit_code, 0);
+  fs::remove_all(output());
+  for (const auto &c : cases)
+    {
+      const auto result = run_cli("simulate " + file + " " + c.overrides);
+      EXPECT_EQ(result.exit_code, c.exit_code) << c.overrides << ": " << result.error;
+      EXPECT_NE(result.error.find(c.named), std::string::npos) << c.overrides << ": " << result.error;
+      EXPECT_EQ(std::count(result.error.begin(), result.error.end(), '\n'), 1) << c.overrides << ": " << result.error;
+      EXPECT_FALSE(fs::exists(output())) << c.overrides << ": an output folder was written";
+      fs::remove_all(output());
+    }
+}
+
+// Issue 11 §2: what the scheme still allows is said. A time step as long as the contact
+// (the bar on the wall at h = 5: the bar ends 2.5 lengths inside the wall) ends with a warning;
+// the example's own h = 0.005 does not.
+TEST_F(BadInput, PenetrationDeeperThanTheContactMotionIsWarned)
+{
+  const std::string bar = std::string(VIBROIMPACT_SOURCE_DIR) + "/examples/bar_on_rigid_wall/case.prm";
+  const auto coarse = run_cli("simulate " + bar + " -s 'Moreau-Jean/Time step=5' -s 'Simulation/Final time=5'");
+  EXPECT_EQ(coarse.exit_code, 0) << coarse.error;
+  EXPECT_NE(coarse.error.find("warning: contact wall: penetration 2.5"), std::string::npos) << coarse.error;
+  fs::remove_all(output());
+  const auto fine = run_cli("simulate " + bar);
+  EXPECT_EQ(fine.exit_code, 0) << fine.error;
+  EXPECT_EQ(fine.error.find("penetration"), std::string::npos) << fine.error;
+}

@@ -165,7 +165,8 @@ namespace vibroimpact::contact
             << "); ";
       }
     solution.failed  = true;
-    solution.message = log.str() + "no LCP solver reached the tolerance " + std::to_string(tolerance_);
+    log << "no LCP solver reached the tolerance " << tolerance_;
+    solution.message = log.str();
     return solution;
   }
 } // namespace vibroimpact::contact

@@ -1,6 +1,8 @@
 #include <vibroimpact/integrators/solver.h>
 
 #include <chrono>
+#include <cmath>
+#include <sstream>
 #include <map>
 #include <stdexcept>
 
@@ -15,6 +17,40 @@ namespace vibroimpact::integrators
       static std::map<std::string, SolverRegistry::Factory> map;
       return map;
     }
+
+    // Stops a run at the first sample with a non-finite state or energy (whatever the solver):
+    // a run never ends "successfully" with NaN in its results.
+    class FiniteStateGuard : public ResponseObserver
+    {
+    public:
+      void sample(const ResponseSample &s) override
+      {
+        const auto fail = [&](const std::string &what) {
+          std::ostringstream message;
+          message << "sample " << n_samples_ << " (t = " << s.time << "): non-finite " << what;
+          throw NumericalFailure(message.str());
+        };
+        const auto check_vector = [&](const Vector *v, const std::string &what) {
+          if (v)
+            for (Eigen::Index i = 0; i < v->size(); ++i)
+              if (!std::isfinite((*v)[i]))
+                fail(what + " at DoF " + std::to_string(i) + " (" + std::to_string((*v)[i]) + ")");
+        };
+        check_vector(s.u, "displacement");
+        check_vector(s.v, "velocity");
+        check_vector(s.impulse, "contact impulse");
+        check_vector(s.contact_force, "contact force");
+        if (!std::isfinite(s.energy.kinetic))
+          fail("kinetic energy");
+        if (!std::isfinite(s.energy.potential))
+          fail("potential energy");
+        ++n_samples_;
+      }
+      void event(const ContactEvent &) override {}
+
+    private:
+      unsigned long n_samples_ = 0;
+    };
   } // namespace
 
   void Solver::check(const model::StructuralModel &, const RunControl &, const std::string &) const {}
@@ -50,8 +86,10 @@ namespace vibroimpact::integrators
                                  ResponseObserver *also)
   {
     const auto      start = std::chrono::steady_clock::now();
-    ResponseHistory history(model);
-    ObserverList    observers;
+    ResponseHistory  history(model);
+    FiniteStateGuard guard;
+    ObserverList     observers;
+    observers.add(guard);
     observers.add(history);
     if (also)
       observers.add(*also);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 #include <random>
+#include <sstream>
 
 namespace vibroimpact::structure
 {
@@ -306,6 +307,79 @@ namespace vibroimpact::structure
                   }
               }};
     }
+
+    bool finite(const Triplets &entries)
+    {
+      return std::all_of(entries.begin(), entries.end(), [](const auto &t) { return std::isfinite(t.value()); });
+    }
+
+    // Element matrices of a body whose data are finite but whose products (EI/L³, ρAL, ...) are
+    // not: blame the data entry furthest from 1 in magnitude.
+    void check_finite_matrices(const Assembly &assembly, const Body &body, const Triplets &mass,
+                               const Triplets &stiffness)
+    {
+      if (finite(mass) && finite(stiffness))
+        return;
+      const auto &d = body.description();
+      std::vector<std::pair<std::string, double>> data;
+      if (d.type == BodyType::mass)
+        data = {{"Mass", d.mass_per_length}};
+      else
+        data = {{"Length", d.length},
+                {d.type == BodyType::beam ? "Bending stiffness" : "Axial stiffness", d.stiffness},
+                {"Mass per unit length", d.mass_per_length}};
+      const auto extreme = *std::max_element(data.begin(), data.end(), [](const auto &a, const auto &b) {
+        return std::abs(std::log10(a.second)) < std::abs(std::log10(b.second));
+      });
+      std::ostringstream reason;
+      reason << extreme.second << " makes the " << (finite(mass) ? "stiffness" : "mass")
+             << " matrix overflow (entries beyond the range of a double)";
+      assembly.fail("Body " + body.name() + "/" + extreme.first, reason.str());
+    }
+
+    // A non-finite initial field or energy, blamed on the entry that set it: the body's
+    // expression, or the Initial state entry that scaled a mode or static shape.
+    void check_finite_initial_state(const model::StructuralModel &m, const Assembly &assembly,
+                                    const CaseDescription &description)
+    {
+      const auto &initial = description.initial_state;
+      // The body holding the largest (or a non-finite) entry of a field.
+      const auto body_entry = [&](const Vector &field, const std::string &entry) {
+        Eigen::Index worst = 0;
+        for (Eigen::Index i = 0; i < field.size(); ++i)
+          if (!std::isfinite(field[i]) || std::abs(field[i]) > std::abs(field[worst]))
+            {
+              worst = i;
+              if (!std::isfinite(field[i]))
+                break;
+            }
+        std::size_t b = 0;
+        while (b + 1 < assembly.bodies().size() && worst >= static_cast<Eigen::Index>(assembly.offset(b + 1)))
+          ++b;
+        return "Body " + assembly.bodies()[b]->name() + "/" + entry;
+      };
+      const auto displacement_entry = [&] {
+        switch (initial.type)
+          {
+            case InitialStateType::mode:
+              return std::string("Initial state/Amplitude");
+            case InitialStateType::static_load:
+              return std::string(initial.target_displacement != 0.0 ? "Initial state/Target displacement" :
+                                                                       "Initial state/Force");
+            case InitialStateType::expressions:
+              break;
+          }
+        return body_entry(m.initial_displacement, "Initial displacement");
+      };
+      if (!m.initial_displacement.allFinite())
+        assembly.fail(displacement_entry(), "the initial displacement is not finite (nan or inf)");
+      if (!m.initial_velocity.allFinite())
+        assembly.fail(body_entry(m.initial_velocity, "Initial velocity"), "the initial velocity is not finite (nan or inf)");
+      if (!std::isfinite(m.potential_energy(m.initial_displacement)))
+        assembly.fail(displacement_entry(), "the initial strain energy overflows a double");
+      if (!std::isfinite(m.kinetic_energy(m.initial_velocity)))
+        assembly.fail(body_entry(m.initial_velocity, "Initial velocity"), "the initial kinetic energy overflows a double");
+    }
   } // namespace
 
   model::StructuralModel build_model(const CaseDescription &description)
@@ -320,6 +394,7 @@ namespace vibroimpact::structure
       {
         Triplets body_mass, body_stiffness;
         assembly.bodies()[b]->assemble(body_mass, body_stiffness);
+        check_finite_matrices(assembly, *assembly.bodies()[b], body_mass, body_stiffness);
         const int offset = assembly.offset(b);
         for (const auto &t : body_mass)
           mass.emplace_back(t.row() + offset, t.col() + offset, t.value());
@@ -396,6 +471,9 @@ namespace vibroimpact::structure
                 }
               break;
           }
+        if (!spatial.allFinite())
+          assembly.fail(section + "/" + (load.distribution == LoadDistribution::expression ? "Expression" : "Amplitude"),
+                        "the load vector is not finite (nan or inf)");
         m.loads.push_back(model::LoadTerm{load.name, spatial, time_function(load)});
       }
 
@@ -416,6 +494,7 @@ namespace vibroimpact::structure
 
     m.geometry = make_geometry(assembly, description);
     set_initial_state(m, assembly, description);
+    check_finite_initial_state(m, assembly, description);
     m.exact_modes = exact_modes(assembly, description);
 
     // A solver cannot start inside an obstacle: the impact law would act on a closed gap that

@@ -46,6 +46,10 @@ namespace vibroimpact::integrators
 
     // Guard against Zeno loops: more events than this is a numerical failure.
     unsigned long max_events = 1000000;
+    // Guard against a run that would not end (a final time of 1e308, a load frequency of 1e308
+    // rad/s): more ODE steps than this is a numerical failure that says why.
+    unsigned long max_steps   = 1000000000;
+    double        max_periods = 1e8; // of the highest retained mode over the final time
   };
 
   // The "Modal restitution" subsection.

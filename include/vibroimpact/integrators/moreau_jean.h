@@ -134,10 +134,19 @@ namespace vibroimpact::integrators
     std::optional<double> time_step() const override { return settings_.time_step; }
     void                  set_time_step(const double h) override { settings_.time_step = h; }
 
+    // Rejects a time step longer than the final time, a final time that is not a whole number of
+    // steps (the last step must end at it), and runs of more than max_steps steps.
+    void check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const override;
+
     RunSummary run(const model::StructuralModel &model, const RunControl &control,
                    ResponseObserver &observer) const override;
 
     const MoreauJeanSettings &settings() const { return settings_; }
+
+    static constexpr double max_steps = 1e10;
+    // A run whose deepest penetration of a contact exceeds this fraction of the contact point's
+    // largest motion ends with a warning in its summary.
+    static constexpr double penetration_warning_fraction = 0.01;
 
   private:
     MoreauJeanSettings settings_;

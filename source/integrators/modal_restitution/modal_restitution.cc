@@ -6,6 +6,7 @@
 #include <Eigen/Cholesky>
 
 #include <algorithm>
+#include <sstream>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -153,6 +154,18 @@ namespace vibroimpact::integrators
     const double output_interval = control.output_interval > 0 ? control.output_interval : T / 1000;
     if (!(T > 0))
       throw std::invalid_argument("modal restitution: the final time must be positive");
+
+    // The ODE steps resolve the highest retained mode: a run of more than max_periods of it
+    // would not end in any useful time (a final time of 1e308); say so before starting.
+    const double periods = T * P.omegas().maxCoeff() / (2 * M_PI);
+    if (periods > s.max_periods)
+      {
+        std::ostringstream message;
+        message << "modal restitution: the final time " << T << " spans " << periods
+                << " periods of the highest retained mode (" << P.omegas().maxCoeff() << " rad/s), more than "
+                << s.max_periods << ": shorten Simulation/Final time or retain fewer modes";
+        throw NumericalFailure(message.str());
+      }
 
     RunSummary summary;
     summary.step_name = "ODE steps";
@@ -427,7 +440,14 @@ namespace vibroimpact::integrators
         while (!found && !finished)
           {
             const auto interval = stepper.do_step(system);
-            ++ode_steps;
+            if (++ode_steps > s.max_steps)
+              {
+                std::ostringstream message;
+                message << "modal restitution: more than " << s.max_steps << " ODE steps by t = " << interval.second
+                        << " of " << T << " (highest retained mode " << projection_.omegas().maxCoeff()
+                        << " rad/s): shorten Simulation/Final time or retain fewer modes";
+                throw NumericalFailure(message.str());
+              }
             const double tb = std::min(interval.second, T);
             dt              = stepper.current_time_step();
             found           = locator.scan(interval.first, tb, s.samples_per_step);

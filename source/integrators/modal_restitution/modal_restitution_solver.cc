@@ -4,7 +4,10 @@
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_section.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
+#include <sstream>
 
 namespace vibroimpact::integrators
 {
@@ -48,7 +51,7 @@ namespace vibroimpact::integrators
       std::optional<unsigned int> number_of_modes() const override { return settings_.n_modes; }
       void set_number_of_modes(const unsigned int n) override { settings_.n_modes = n; }
 
-      void check(const model::StructuralModel &model, const RunControl &, const std::string &file) const override
+      void check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const override
       {
         const std::string section = parameter_section() + "/";
         if (settings_.n_modes > model.n_dofs())
@@ -59,6 +62,24 @@ namespace vibroimpact::integrators
           throw io::InputError(file, section + "Mode shapes",
                                "'exact' needs a structure with closed-form modes (one uniform beam pinned at both "
                                "ends, with no masses, springs or dampers attached)");
+        // A load whose frequency the ODE steps must follow for more than max_periods periods.
+        for (const auto &load : model.loads)
+          {
+            const double omega = load.time.kind == model::TimeFunction::Kind::harmonic ? load.time.omega :
+                                 load.time.omegas.empty() ? 0.0 :
+                                 *std::max_element(load.time.omegas.begin(), load.time.omegas.end());
+            if (control.final_time * omega / (2 * M_PI) > settings_.max_periods)
+              {
+                std::ostringstream reason;
+                reason << omega << " rad/s over Simulation/Final time = " << control.final_time << " is more than "
+                       << settings_.max_periods << " periods for the ODE steps to follow";
+                throw io::InputError(file,
+                                     "Load " + load.name + "/" +
+                                       (load.time.kind == model::TimeFunction::Kind::harmonic ? "Angular frequency" :
+                                                                                               "Band high"),
+                                     reason.str());
+              }
+          }
         if (!settings_.restitution.empty() && settings_.restitution.size() != model.contacts.size())
           throw io::InputError(file, section + "Restitution",
                                "give one value per contact (" + std::to_string(model.contacts.size()) + "), got " +

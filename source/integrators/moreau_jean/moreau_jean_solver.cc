@@ -4,6 +4,7 @@
 // in the history) and a contact event per contact episode.
 #include <vibroimpact/integrators/energy_ledger.h>
 #include <vibroimpact/integrators/moreau_jean.h>
+#include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/io/progress_bar.h>
 
@@ -34,6 +35,35 @@ namespace vibroimpact::integrators
       }
     };
 
+    // The first non-finite quantity after a step, for the failure message.
+    std::string non_finite_report(const unsigned long k, const double t, const State &state, const EnergyLedger &ledger)
+    {
+      std::ostringstream message;
+      message << "step " << k << " (t = " << t << "): non-finite ";
+      for (const auto &[name, field] : {std::pair<const char *, const Vector *>{"displacement", &state.u},
+                                        std::pair<const char *, const Vector *>{"velocity", &state.v}})
+        for (Eigen::Index i = 0; i < field->size(); ++i)
+          if (!std::isfinite((*field)[i]))
+            {
+              message << name << " at DoF " << i << " (" << (*field)[i] << ")";
+              return message.str();
+            }
+      const std::pair<const char *, double> terms[] = {{"kinetic energy", ledger.kinetic()},
+                                                       {"potential energy", ledger.potential()},
+                                                       {"external work", ledger.external_work()},
+                                                       {"damping dissipation", ledger.damping_dissipation()},
+                                                       {"impact dissipation", ledger.impact_dissipation()},
+                                                       {"numerical dissipation", ledger.numerical_dissipation()}};
+      for (const auto &[name, value] : terms)
+        if (!std::isfinite(value))
+          {
+            message << name << " (" << value << ")";
+            return message.str();
+          }
+      message << "energy";
+      return message.str();
+    }
+
     // One contact episode of the stepper: consecutive steps with a positive impulse.
     struct Episode
     {
@@ -55,6 +85,29 @@ namespace vibroimpact::integrators
     bind_moreau_jean_parameters(section, settings_);
   }
 
+  void MoreauJeanSolver::check(const model::StructuralModel &, const RunControl &control, const std::string &file) const
+  {
+    const double h = settings_.time_step, T = control.final_time, steps = T / h;
+    std::ostringstream reason;
+    if (h > T)
+      {
+        reason << "h = " << h << " is longer than Simulation/Final time = " << T;
+        throw io::InputError(file, parameter_section() + "/Time step", reason.str());
+      }
+    if (steps > max_steps)
+      {
+        reason << T << " / h = " << steps << " steps, more than the " << max_steps << " a run may take";
+        throw io::InputError(file, "Simulation/Final time", reason.str());
+      }
+    // The scheme steps with one h (W is factored once): the last step must end at T.
+    if (std::abs(steps - std::round(steps)) > 1e-6 * std::max(1.0, steps))
+      {
+        reason << "the final time " << T << " is not a whole number of steps of h = " << h << " (T/h = " << steps
+               << ")";
+        throw io::InputError(file, parameter_section() + "/Time step", reason.str());
+      }
+  }
+
   RunSummary MoreauJeanSolver::run(const model::StructuralModel &model, const RunControl &control,
                                    ResponseObserver &observer) const
   {
@@ -63,7 +116,7 @@ namespace vibroimpact::integrators
     EnergyLedger     ledger(osi.kinetic_energy(state.v), osi.potential_energy(state.u));
 
     const double h          = settings_.time_step;
-    const auto   n_steps    = static_cast<unsigned long>(std::ceil(control.final_time / h - 1e-9));
+    const auto   n_steps    = static_cast<unsigned long>(std::llround(control.final_time / h));
     const auto   n_contacts = model.contacts.size();
 
     Vector impulse_since_row = Vector::Zero(n_contacts); // every impulse reaches a row once
@@ -119,6 +172,12 @@ namespace vibroimpact::integrators
     Schedule        rows{control.output_interval, h}, frames{control.frame_interval, h};
     io::ProgressBar progress("simulate", control.final_time, control.quiet);
     std::vector<double> gap_before(n_contacts);
+    struct Penetration
+    {
+      double gap = 0.0, time = 0.0;
+    };
+    std::vector<Penetration> deepest(n_contacts);
+    std::vector<double>      travel(n_contacts, 0.0); // largest |g − g0|: how far the contact point moved
     for (std::size_t c = 0; c < n_contacts; ++c)
       gap_before[c] = model.contacts[c].gap0 + model.contacts[c].row.dot(state.u);
     for (unsigned long k = 1; k <= n_steps; ++k)
@@ -170,6 +229,9 @@ namespace vibroimpact::integrators
             else if (e.open)
               close_episode(c, t_start, true);
             gap_before[c] = report.gap[c];
+            if (report.gap[c] < deepest[c].gap)
+              deepest[c] = {report.gap[c], state.t};
+            travel[c] = std::max(travel[c], std::abs(report.gap[c] - model.contacts[c].gap0));
           }
         summary.sticking_time += sticking ? h : 0.0;
         if (report.corrected)
@@ -178,6 +240,9 @@ namespace vibroimpact::integrators
             largest_beta = std::max(largest_beta, std::abs(report.energy.correction_beta));
           }
         ledger.record(report.energy, osi.kinetic_energy(state.v), osi.potential_energy(state.u));
+        if (!std::isfinite(ledger.total() + ledger.external_work() + ledger.damping_dissipation() +
+                           ledger.impact_dissipation() + ledger.numerical_dissipation()))
+          throw NumericalFailure(non_finite_report(k, t_start + h, state, ledger));
         impulse_since_row += report.impulse;
         state.t = k * h; // not a sum of k rounded steps
         beta    = report.energy.correction_beta;
@@ -203,6 +268,22 @@ namespace vibroimpact::integrators
                         {"largest |beta|", largest_beta}};
     if (lcp_fallbacks > 0)
       summary.warnings.push_back(std::to_string(lcp_fallbacks) + " LCP solves needed a fallback solver");
+    // The velocity-level law lets a gap close within a step (penetration up to h |U−|); deeper
+    // than a set fraction of the contact point's motion, the time step is too long for the contact.
+    for (std::size_t c = 0; c < n_contacts; ++c)
+      {
+        const double scale = std::max(travel[c], std::abs(model.contacts[c].gap0));
+        if (-deepest[c].gap > penetration_warning_fraction * scale && deepest[c].gap < 0)
+          {
+            std::ostringstream warning;
+            warning << "contact " << model.contacts[c].name << ": penetration " << -deepest[c].gap << " at t = "
+                    << deepest[c].time << " is " << 100 * -deepest[c].gap / scale
+                    << " % of the contact point's largest motion " << scale << " (more than "
+                    << 100 * penetration_warning_fraction << " %): the time step h = " << h
+                    << " is too long for this contact";
+            summary.warnings.push_back(warning.str());
+          }
+      }
     return summary;
   }
 
