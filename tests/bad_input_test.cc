@@ -285,8 +285,8 @@ TEST_F(BadInput, ExactModesOfAStructureThatHasNone)
 // (exit 1, the step named); what cannot run or would not end is rejected with the reason.
 TEST_F(BadInput, NeverExitZeroWithGarbage)
 {
-  const std::string run_case = std::string(valid_case) +
-                               "subsection Body beam\n  set Initial displacement = 0.1*sin(pi*x)\nend\n"
+  const std::string run_case = replace(valid_case, "set Right end = pinned",
+                                       "set Right end = pinned\n  set Initial displacement = 0.1*sin(pi*x)") +
                                "subsection Load push\n  set Distribution = uniform\n  set Body = beam\n"
                                "  set Time dependence = harmonic\n  set Amplitude = 1\n  set Angular frequency = 3\nend\n"
                                "subsection Simulation\n  set Final time = 0.01\nend\n"
@@ -338,4 +338,49 @@ TEST_F(BadInput, PenetrationDeeperThanTheContactMotionIsWarned)
   const auto fine = run_cli("simulate " + bar);
   EXPECT_EQ(fine.exit_code, 0) << fine.error;
   EXPECT_EQ(fine.error.find("penetration"), std::string::npos) << fine.error;
+}
+
+// Issue 11 §3: input that deal.II alone would misread silently, or explain badly.
+TEST_F(BadInput, InputThatWouldBeSilentlyMisread)
+{
+  // A typo in a family name of an override would add a default free-free body.
+  {
+    const auto result = run_cli("modes " + write_case(valid_case) + " -s 'Body ghost/Length=2'");
+    EXPECT_EQ(result.exit_code, 2) << result.error;
+    EXPECT_NE(result.error.find("Body ghost/Length: the case file has no 'subsection Body ghost' (its Body subsections: beam)"),
+              std::string::npos)
+      << result.error;
+    EXPECT_FALSE(fs::exists(output()));
+  }
+  // Two blocks of one name: deal.II merges them, the second silently winning.
+  expect_rejected(std::string(valid_case) + "subsection Contact obstacle\n  set Gap = 0.1\nend\n", "Contact obstacle",
+                  "(the first is at line 9)");
+  expect_rejected(replace(valid_case, "subsection Probe midspan", "subsection Body beam\nend\nsubsection Probe midspan"),
+                  "Body beam", "a second 'subsection Body beam'");
+  // A zero axis cannot place a body.
+  expect_rejected(replace(valid_case, "set Type = beam", "set Type = beam\n  set Axis = 0, 0, 0"), "Body beam/Axis",
+                  "zero");
+  // A byte-order mark, a JSON array at the top level.
+  expect_rejected("\xEF\xBB\xBF" + std::string(valid_case), "case.prm:1", "byte-order mark");
+  {
+    const auto file   = write_case("[1, 2]", "case.json");
+    const auto result = run_cli("modes " + file);
+    EXPECT_EQ(result.exit_code, 2) << result.error;
+    EXPECT_NE(result.error.find("object of named subsections"), std::string::npos) << result.error;
+    EXPECT_EQ(std::count(result.error.begin(), result.error.end(), '\n'), 1) << result.error;
+  }
+  // Messages that blamed the wrong parameter.
+  {
+    const std::string sweep = std::string(VIBROIMPACT_SOURCE_DIR) + "/examples/pinned_beam_gap_sweep/case.prm";
+    const auto        result = run_cli("sweep " + sweep + " -s 'Sweep/From=1e308'");
+    EXPECT_EQ(result.exit_code, 2) << result.error;
+    EXPECT_NE(result.error.find("Sweep/From: the values from From to To overflow"), std::string::npos) << result.error;
+  }
+  expect_rejected(replace(valid_case, "set Position = 0.4", "set Position = 0.4\n  set Other body = beam\n  set Other position = 0.4"),
+                  "Contact obstacle/Position", "two points are one point");
+  // muparser's own five lines are not printed before ours.
+  expect_rejected(replace(valid_case, "set Right end = pinned", "set Right end = pinned\n  set Initial velocity = abc"),
+                  "Body beam/Initial velocity", "Unexpected token \"abc\"");
+  expect_rejected(replace(valid_case, "set Right end = pinned", "set Right end = pinned\n  set Initial velocity = 1/0"),
+                  "Body beam/Initial velocity", "not finite");
 }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -102,8 +103,28 @@ namespace vibroimpact::io
           throw InputError("command line", override_text, "an override reads 'Section/Name=value'");
         const auto path = split_list(override_text.substr(0, equal), '/');
         if (path.size() > 1)
-          add_instance(path.front());
+          check_override_instance(path.front(), "-s " + override_text.substr(0, equal));
       }
+  }
+
+  void ParameterFile::check_override_instance(const std::string &subsection, const std::string &where) const
+  {
+    // An override sets what the file has; it never creates a body, contact, ... (a typo in a
+    // name would otherwise add a default one silently).
+    for (const auto &[family, names] : instances_)
+      if (subsection.size() > family.size() + 1 && subsection.compare(0, family.size(), family) == 0 &&
+          subsection[family.size()] == ' ')
+        {
+          const std::string name = trim(subsection.substr(family.size() + 1));
+          if (std::find(names.begin(), names.end(), name) != names.end())
+            return;
+          std::string known;
+          for (const auto &n : names)
+            known += (known.empty() ? "" : ", ") + n;
+          throw InputError("command line", where,
+                           "the case file has no 'subsection " + subsection + "' (its " + family +
+                             " subsections: " + (known.empty() ? "none" : known) + ")");
+        }
   }
 
   ParameterFile::~ParameterFile()                    = default;
@@ -145,6 +166,12 @@ namespace vibroimpact::io
     std::ifstream in(filename_);
     if (!in)
       throw InputError(filename_, "", "cannot open the parameter file");
+    char bom[3] = {0, 0, 0};
+    in.read(bom, 3);
+    if (in.gcount() == 3 && bom[0] == '\xEF' && bom[1] == '\xBB' && bom[2] == '\xBF')
+      throw InputError(filename_ + ":1", "", "the file starts with a UTF-8 byte-order mark: save it without one");
+    in.clear();
+    in.seekg(0);
 
     if (ends_with(filename_, ".json"))
       {
@@ -157,13 +184,25 @@ namespace vibroimpact::io
           {
             throw InputError(filename_, "", std::string("not valid JSON: ") + e.what());
           }
+        std::vector<std::string> seen;
         for (const auto &child : tree)
-          add_instance(demangle(child.first));
+          {
+            const std::string name = demangle(child.first);
+            if (name.empty())
+              throw InputError(filename_, "",
+                               "the top level must be an object of named subsections, e.g. {\"Body beam\": {...}}, "
+                               "not an array or a bare value");
+            if (std::find(seen.begin(), seen.end(), name) != seen.end())
+              throw InputError(filename_, name, "given twice at the top level: give each its own name");
+            seen.push_back(name);
+            add_instance(name);
+          }
         return;
       }
 
-    std::vector<std::string> path;
-    std::string              line;
+    std::vector<std::string>            path;
+    std::string                         line;
+    std::map<std::string, std::size_t>  top_level_lines;
     line_paths_.push_back(""); // lines count from 1
     while (std::getline(in, line))
       {
@@ -177,7 +216,16 @@ namespace vibroimpact::io
           {
             const std::string name = trim(text.substr(11));
             if (path.empty())
-              add_instance(name);
+              {
+                // deal.II would merge two blocks of one name, the second silently winning.
+                const auto first = top_level_lines.find(name);
+                if (first != top_level_lines.end())
+                  throw InputError(filename_ + ":" + std::to_string(line_paths_.size() - 1), name,
+                                   "a second 'subsection " + name + "' (the first is at line " +
+                                     std::to_string(first->second) + "): merge them or give each its own name");
+                top_level_lines.emplace(name, line_paths_.size() - 1);
+                add_instance(name);
+              }
             path.push_back(name);
           }
         else if (text == "end" && !path.empty())

@@ -119,6 +119,11 @@ namespace vibroimpact::structure
       s.add("Axis", body.axis, "Direction of increasing x in space; a rod moves along it (output only).");
       s.add("Deflection direction", body.deflection,
             "Direction of positive beam deflection or mass displacement (output only).");
+      if (s.reading())
+        for (const auto &[entry, direction] : {std::pair<const char *, const std::array<double, 3> *>{"Axis", &body.axis},
+                                               {"Deflection direction", &body.deflection}})
+          if ((*direction)[0] == 0 && (*direction)[1] == 0 && (*direction)[2] == 0)
+            s.fail(entry, "must not be the zero vector (it gives the body a direction in space)");
       s.add("Initial displacement", body.initial_displacement,
             "u0(x), a muparser expression of x (Initial state/Type = expressions).");
       s.add("Initial velocity", body.initial_velocity, "v0(x), a muparser expression of x.");

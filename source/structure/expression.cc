@@ -5,6 +5,8 @@
 #include <deal.II/base/numbers.h>
 
 #include <cmath>
+#include <iostream>
+#include <regex>
 #include <memory>
 #include <sstream>
 
@@ -16,6 +18,11 @@ namespace vibroimpact::structure
   {
     // h of the finite-difference derivative, relative to the unit of x.
     auto function = std::make_shared<dealii::FunctionParser<1>>(1, 0.0, 1e-6);
+    // deal.II prints muparser's diagnosis to std::cerr before it throws: keep it for our one
+    // line instead.
+    std::ostringstream  diagnosis;
+    std::streambuf     *cerr_buffer = std::cerr.rdbuf(diagnosis.rdbuf());
+    std::string         reason;
     try
       {
         function->initialize("x", text, {{"pi", dealii::numbers::PI}});
@@ -26,15 +33,26 @@ namespace vibroimpact::structure
       {
         std::ostringstream message;
         e.print_info(message);
-        std::string reason = message.str();
-        for (char &c : reason)
-          if (c == '\n')
-            c = ' ';
-        throw io::InputError(file, parameter, "cannot parse expression '" + text + "': " + reason);
+        reason = message.str();
       }
     catch (const std::exception &e)
       {
-        throw io::InputError(file, parameter, "cannot parse expression '" + text + "': " + e.what());
+        reason = e.what();
+      }
+    std::cerr.rdbuf(cerr_buffer);
+    if (!reason.empty())
+      {
+        // muparser's own "Message: <why>" says it best; deal.II's text is the fallback.
+        static const std::regex muparser_message(R"(Message:\s*<([^>]*)>)");
+        std::smatch             match;
+        const std::string       printed = diagnosis.str();
+        if (std::regex_search(printed, match, muparser_message))
+          reason = match[1].str();
+        std::string one_line;
+        for (const char c : reason)
+          if (c != '\n' && !(c == ' ' && !one_line.empty() && one_line.back() == ' '))
+            one_line += c;
+        throw io::InputError(file, parameter, "cannot parse expression '" + text + "': " + one_line);
       }
     ParsedFunction parsed;
     parsed.value      = [function](double x) { return function->value(dealii::Point<1>(x)); };

@@ -436,7 +436,13 @@ namespace vibroimpact::structure
           r = -r;
         r.prune(0.0);
         if (r.nonZeros() == 0)
-          assembly.fail(section + "/Position", "the contact point cannot move (it sits on a constrained end)");
+          assembly.fail(section + "/Position",
+                        contact.other.is_ground() ?
+                          "the contact point cannot move (it sits on a constrained end)" :
+                          contact.other.body == contact.point.body && contact.other.x == contact.point.x ?
+                          "the contact's two points are one point of body '" + contact.point.body +
+                            "': their gap can never change" :
+                          "the contact's two points cannot move relative to each other");
         m.contacts.push_back(model::Contact{contact.name, r, contact.gap, contact.restitution,
                                             assembly.location(contact.point)});
       }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <ctime>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 namespace vibroimpact::studies
@@ -62,6 +63,8 @@ namespace vibroimpact::studies
           "Start each value from the previous value's final state (the values then run in order on one rank).");
     if (!s.reading())
       return;
+    if (!std::isfinite((r.to - r.from) * double(std::max(r.n_values, 2u) - 1)))
+      s.fail(std::abs(r.from) > std::abs(r.to) ? "From" : "To", "the values from From to To overflow a double");
     if (r.parameter == SweptParameter::forcing_frequency && !(r.from > 0 && r.to > 0))
       s.fail(r.from > 0 ? "To" : "From", "a forcing frequency must be positive");
     if (r.parameter == SweptParameter::gap && !(r.from >= 0 && r.to >= 0))
@@ -204,7 +207,20 @@ namespace vibroimpact::studies
     integrators::RunControl control;
     control.output_interval = T / S;
     control.final_time      = last * control.output_interval; // the same product as the solvers' k * interval
-    const auto h            = integrators::run_to_history(*solver_, m, control);
+    const auto h = [&] {
+      try
+        {
+          return integrators::run_to_history(*solver_, m, control);
+        }
+      catch (const integrators::NumericalFailure &e)
+        {
+          // Say which value of Sweep/From .. To the run failed at.
+          std::ostringstream message;
+          message << "sweep value " << index + 1 << " of " << values_.size() << " (" << to_string(settings_.parameter)
+                  << " = " << r.value << ", Sweep/From .. To): " << e.what();
+          throw integrators::NumericalFailure(message.str());
+        }
+    }();
 
     // The row at output k: exact for event-driven solvers, the nearest step of a time stepper.
     const std::vector<double> times = h.times();

@@ -69,6 +69,7 @@ namespace vibroimpact::io
     ParameterFile() = default;
     void scan_file();
     void add_instance(const std::string &subsection);
+    void check_override_instance(const std::string &subsection, const std::string &where) const;
     std::string section_path_at_line(unsigned int line) const;
 
     std::string                                              filename_;
