@@ -384,3 +384,68 @@ TEST_F(BadInput, InputThatWouldBeSilentlyMisread)
   expect_rejected(replace(valid_case, "set Right end = pinned", "set Right end = pinned\n  set Initial velocity = 1/0"),
                   "Body beam/Initial velocity", "not finite");
 }
+
+// Issue 11 §4: SIGINT during `simulate` leaves whole rows, a .pvd of the frames written and an
+// INTERRUPTED note, exit 130; no staging folder is left.
+TEST_F(BadInput, InterruptedSimulationLeavesAReadablePartialResult)
+{
+  const std::string beam = std::string(VIBROIMPACT_SOURCE_DIR) + "/examples/pinned_beam_obstacle/case.prm";
+  const fs::path    rc   = directory_ / "rc";
+  const std::string command = "( " + std::string(VIBROIMPACT_CLI) + " simulate " + beam + " -q -o " +
+                              output().string() +
+                              " -s 'Simulation/Final time=1000' -s 'Simulation/Frame interval=0.5' 2>/dev/null & pid=$!;"
+                              " sleep 1.5; kill -INT $pid; wait $pid; echo $? > " +
+                              rc.string() + " )";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  int exit_code = -1;
+  std::ifstream(rc) >> exit_code;
+  EXPECT_EQ(exit_code, 130);
+  ASSERT_TRUE(fs::exists(output() / "INTERRUPTED"));
+  std::ifstream history(output() / "history.csv");
+  std::string   header, row, last;
+  std::getline(history, header);
+  const auto columns = std::count(header.begin(), header.end(), ',');
+  std::size_t rows = 0;
+  while (std::getline(history, row))
+    {
+      EXPECT_EQ(std::count(row.begin(), row.end(), ','), columns) << "a truncated row: " << row;
+      last = row;
+      ++rows;
+    }
+  EXPECT_GT(rows, 10u);
+  const double t_last = std::stod(last.substr(0, last.find(',')));
+  EXPECT_LT(t_last, 1000.0);
+  // The .pvd lists exactly the frames on disk.
+  std::ifstream pvd(output() / "solution.pvd");
+  std::string   text((std::istreambuf_iterator<char>(pvd)), std::istreambuf_iterator<char>());
+  std::size_t   listed = 0;
+  for (auto at = text.find("<DataSet"); at != std::string::npos; at = text.find("<DataSet", at + 1))
+    ++listed;
+  std::size_t   frames = 0;
+  for (const auto &entry : fs::directory_iterator(output()))
+    frames += entry.path().extension() == ".vtu";
+  EXPECT_GT(frames, 1u);
+  EXPECT_EQ(text.find("</VTKFile>") != std::string::npos, true);
+  EXPECT_EQ(listed, frames);
+  for (const auto &entry : fs::directory_iterator(directory_))
+    EXPECT_EQ(entry.path().filename().string().find(".partial"), std::string::npos) << entry.path();
+}
+
+// Issue 11 §4: a destination that cannot be written is bad input, said before any computing.
+TEST_F(BadInput, UnwritableOutputFolders)
+{
+  const auto file = write_case(valid_case);
+  std::ofstream(directory_ / "a_file") << "x\n";
+  for (const std::string destination : {(directory_ / "a_file").string(), (directory_ / "a_file" / "x").string(),
+                                        std::string("/proc/vibroimpact-output")})
+    {
+      const std::string command = std::string(VIBROIMPACT_CLI) + " modes " + file + " -q -o " + destination +
+                                  " > /dev/null 2> " + (directory_ / "err").string();
+      const int status = std::system(command.c_str());
+      EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2) << destination;
+      std::ifstream     in(directory_ / "err");
+      const std::string error((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      EXPECT_NE(error.find(destination + ": -o: "), std::string::npos) << error;
+      EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
+    }
+}

@@ -1,9 +1,12 @@
 // Output is all or nothing; tables have the columns they announce.
 #include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -136,4 +139,69 @@ TEST(CaseFiles, EveryParameterReadIsDocumentedAndTheReverse)
   EXPECT_TRUE(documented.count("Moreau-Jean/Theta"));
   EXPECT_TRUE(documented.count("Modal restitution/Number of modes"));
   EXPECT_TRUE(documented.count("Run <name>/Overrides"));
+}
+
+TEST(OutputFolder, OneRunAtATimeWritesAFolder)
+{
+  const fs::path root = scratch("lock");
+  {
+    io::OutputFolder first(root / "results");
+    try
+      {
+        io::OutputFolder second(root / "results");
+        ADD_FAILURE() << "a second run got the folder while the first held it";
+      }
+    catch (const io::InputError &e)
+      {
+        EXPECT_NE(std::string(e.what()).find("another vibroimpact run (pid "), std::string::npos) << e.what();
+      }
+    first.commit();
+  }
+  // Released with the first run: the next one gets it, and no lock file is left.
+  EXPECT_NO_THROW(io::OutputFolder(root / "results"));
+  EXPECT_TRUE(only_entry_is(root, "results"));
+  fs::remove_all(root);
+}
+
+TEST(OutputFolder, CommitReplacesThePreviousRunsResultsAndKeepsTheUsersFiles)
+{
+  const fs::path root = scratch("replace");
+  {
+    io::OutputFolder out(root / "results");
+    std::ofstream(out / "history.csv") << "long run\n";
+    std::ofstream(out / "solution-09999.vtu") << "frame of the long run\n";
+    out.commit();
+  }
+  std::ofstream(root / "results" / "notes.txt") << "the user's own file\n";
+  {
+    io::OutputFolder out(root / "results");
+    std::ofstream(out / "history.csv") << "short run\n";
+    out.commit();
+  }
+  EXPECT_FALSE(fs::exists(root / "results" / "solution-09999.vtu")) << "a stale frame of the previous run is left";
+  EXPECT_TRUE(fs::exists(root / "results" / "notes.txt"));
+  std::string line;
+  std::getline(std::ifstream(root / "results" / "history.csv"), line);
+  EXPECT_EQ(line, "short run");
+  fs::remove_all(root);
+}
+
+TEST(OutputFolder, StagingOfADeadRunIsRemovedAndBadDestinationsAreInputErrors)
+{
+  const fs::path root = scratch("stale");
+  // A pid that is not running: the staging folder of a killed run.
+  pid_t dead = 4000000;
+  while (::kill(dead, 0) == 0 || errno != ESRCH)
+    ++dead;
+  const fs::path stale = root / (".results.partial-" + std::to_string(dead));
+  fs::create_directories(stale);
+  std::ofstream(stale / "history.csv") << "time\n0\n";
+  {
+    io::OutputFolder out(root / "results");
+    EXPECT_FALSE(fs::exists(stale));
+  }
+  std::ofstream(root / "a_file") << "x\n";
+  EXPECT_THROW(io::OutputFolder(root / "a_file"), io::InputError);
+  EXPECT_THROW(io::OutputFolder(root / "a_file" / "below"), io::InputError);
+  fs::remove_all(root);
 }

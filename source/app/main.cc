@@ -10,8 +10,10 @@
 //   vibroimpact parameters
 //
 // Exit codes: 0 success, 2 bad input (one line naming file, parameter and reason),
-// 1 a numerical failure that could not be recovered.
+// 1 a numerical failure that could not be recovered, 128 + signal after SIGINT/SIGTERM
+// (`simulate` then leaves its results up to that time, marked INTERRUPTED; the others nothing).
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/interrupt.h>
 
 #include <CLI/CLI.hpp>
 
@@ -82,6 +84,7 @@ int main(int argc, char **argv)
       return io::exit_bad_input;
     }
 
+  io::install_interrupt_handlers();
   try
     {
       if (*modes)
@@ -101,6 +104,11 @@ int main(int argc, char **argv)
     {
       std::cerr << "vibroimpact: error: " << e.what() << "\n";
       return io::exit_bad_input;
+    }
+  catch (const io::Interrupted &e)
+    {
+      std::cerr << "vibroimpact: " << e.what() << "\n";
+      return io::exit_code_of(e);
     }
   catch (const std::exception &e)
     {

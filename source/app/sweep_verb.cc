@@ -3,6 +3,7 @@
 // Every value is independent and deterministic, so the output equals the serial run's bit for
 // bit (except the measured wall times and ranks in sweep_summary.csv).
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/progress_bar.h>
 #include <vibroimpact/structure/model_builder.h>
@@ -14,6 +15,7 @@
 #include "verbs.h"
 
 #include <chrono>
+#include <iostream>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -79,6 +81,7 @@ namespace vibroimpact::app
     // Every rank reads the same file and fails the same way: only rank 0 reports.
     std::unique_ptr<studies::ParameterSweep> sweep;
     std::string                              destination;
+    std::unique_ptr<io::OutputFolder>        out; // rank 0's, checked and locked before computing
     try
       {
         const CaseFile c     = read_case_file(options.case_file, options.overrides);
@@ -98,6 +101,25 @@ namespace vibroimpact::app
         if (root)
           throw;
         return io::exit_numerical_failure;
+      }
+
+    // The output folder is rank 0's alone: every rank learns whether it could be made before
+    // any rank starts computing (or waits in a collective call).
+    std::string folder_error;
+    if (root)
+      try
+        {
+          out = std::make_unique<io::OutputFolder>(destination);
+        }
+      catch (const io::InputError &e)
+        {
+          folder_error = e.what();
+        }
+    if (dealii::Utilities::MPI::max(folder_error.empty() ? 0u : 1u, comm) > 0)
+      {
+        if (root)
+          std::cerr << "vibroimpact: error: " << folder_error << "\n";
+        return io::exit_bad_input;
       }
 
     const std::size_t n_values = sweep->values().size();
@@ -133,6 +155,7 @@ namespace vibroimpact::app
     if (!root)
       return io::exit_success;
 
+    io::throw_if_interrupted("during the sweep: nothing written");
     for (const auto &f : failures)
       if (!f.empty())
         throw std::runtime_error("sweep: " + f);
@@ -142,15 +165,14 @@ namespace vibroimpact::app
     const auto results = studies::merge_shares(unpacked);
 
     const std::string summary = summary_text(*sweep, results, n_ranks, total_wall);
-    io::OutputFolder  out(destination);
-    studies::write_poincare_csv(out / "poincare.csv", results);
-    studies::write_impacts_csv(out / "impacts.csv", results);
-    studies::write_summary_csv(out / "sweep_summary.csv", results);
+    studies::write_poincare_csv(*out / "poincare.csv", results);
+    studies::write_impacts_csv(*out / "impacts.csv", results);
+    studies::write_summary_csv(*out / "sweep_summary.csv", results);
     {
-      std::ofstream text(out / "sweep.txt");
+      std::ofstream text(*out / "sweep.txt");
       text << summary;
     }
-    out.commit();
+    out->commit();
     if (!options.quiet)
       {
         std::fputs(summary.c_str(), stdout);

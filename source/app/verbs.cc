@@ -84,6 +84,7 @@ namespace vibroimpact::app
       throw io::InputError(c.description.filename, "Modes/Number of modes",
                            "the model has only " + std::to_string(model.n_dofs()) + " DoFs, asked for " +
                              std::to_string(n) + " modes");
+    io::OutputFolder out(output_directory(options, c.description)); // checked before computing
     timer.leave_subsection();
 
     timer.enter_subsection("eigensolve");
@@ -92,7 +93,6 @@ namespace vibroimpact::app
 
     timer.enter_subsection("output");
     const auto       drawn = model::unit_peak_modes(modes, model.geometry);
-    io::OutputFolder out(output_directory(options, c.description));
     io::CsvWriter    table(out / "modes.csv",
                         {"mode", "omega_rad_per_s", "frequency_hz", "period_s", "generalised_mass_unit_peak"});
     std::vector<std::string> shape_columns{"body", "x"};
@@ -149,21 +149,26 @@ namespace vibroimpact::app
     std::unique_ptr<FrameWriter> frames;
     if (control.frame_interval > 0)
       frames = std::make_unique<FrameWriter>(out.staging(), model);
-    const auto history = integrators::run_to_history(solver, model, control, frames.get());
+    const auto history = integrators::run_to_history(solver, model, control, frames.get(), true);
+    const bool interrupted = history.summary.interrupt_signal != 0;
     integrators::write_history_csv(out / "history.csv", history);
     integrators::write_events_csv(out / "events.csv", history);
     const unsigned int n_frames = frames ? frames->finish() : 0;
-    out.commit();
+    if (interrupted)
+      std::ofstream(out / "INTERRUPTED") << "interrupted by signal " << history.summary.interrupt_signal
+                                         << " at t = " << history.summary.interrupted_at << " of "
+                                         << control.final_time << ": history.csv, events.csv and the frames stop there\n";
+    out.commit(interrupted);
     for (const auto &warning : history.summary.warnings)
       std::cerr << "warning: " << warning << "\n";
     if (!options.quiet)
       {
         integrators::print_summary(std::cout, history.summary);
         std::printf("%-23s%u\n", "VTK frames", n_frames);
-        std::printf("wrote %s/{history.csv, events.csv%s}\n", output_directory(options, c.description).c_str(),
-                    n_frames > 0 ? ", solution.pvd" : "");
+        std::printf("wrote %s/{history.csv, events.csv%s%s}\n", output_directory(options, c.description).c_str(),
+                    n_frames > 0 ? ", solution.pvd" : "", interrupted ? ", INTERRUPTED" : "");
       }
-    return io::exit_success;
+    return interrupted ? 128 + history.summary.interrupt_signal : io::exit_success;
   }
 
   int run_converge(const CommonOptions &options)

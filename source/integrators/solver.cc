@@ -1,4 +1,5 @@
 #include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/io/interrupt.h>
 
 #include <chrono>
 #include <cmath>
@@ -51,6 +52,18 @@ namespace vibroimpact::integrators
     private:
       unsigned long n_samples_ = 0;
     };
+
+    // Stops a run at the first sample after SIGINT/SIGTERM, once the history has it.
+    class InterruptGuard : public ResponseObserver
+    {
+    public:
+      void sample(const ResponseSample &s) override
+      {
+        last_time = s.time;
+        io::throw_if_interrupted("");
+      }
+      double last_time = 0.0;
+    };
   } // namespace
 
   void Solver::check(const model::StructuralModel &, const RunControl &, const std::string &) const {}
@@ -83,17 +96,33 @@ namespace vibroimpact::integrators
   }
 
   ResponseHistory run_to_history(const Solver &solver, const model::StructuralModel &model, const RunControl &control,
-                                 ResponseObserver *also)
+                                 ResponseObserver *also, const bool keep_partial)
   {
-    const auto      start = std::chrono::steady_clock::now();
+    const auto       start = std::chrono::steady_clock::now();
     ResponseHistory  history(model);
-    FiniteStateGuard guard;
+    FiniteStateGuard finite;
+    InterruptGuard   interrupt;
     ObserverList     observers;
-    observers.add(guard);
+    observers.add(finite);
     observers.add(history);
     if (also)
       observers.add(*also);
-    history.summary = solver.run(model, control, observers);
+    observers.add(interrupt);
+    try
+      {
+        history.summary = solver.run(model, control, observers);
+      }
+    catch (const io::Interrupted &e)
+      {
+        if (!keep_partial)
+          throw;
+        history.summary.interrupt_signal = e.signal();
+        history.summary.interrupted_at   = interrupt.last_time;
+        std::ostringstream warning;
+        warning << "interrupted by signal " << e.signal() << " at t = " << interrupt.last_time << " of "
+                << control.final_time << ": the results stop there";
+        history.summary.warnings.push_back(warning.str());
+      }
     history.summary.solver = solver.name();
     history.summary.wall_time =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -100,6 +100,10 @@ namespace vibroimpact::integrators
     double counter(const std::string &name) const; // NaN when the solver has no such count
     // Numerical trouble the solver recovered from (LCP fallbacks, ...): printed as warnings.
     std::vector<std::string> warnings;
+    // A run stopped by SIGINT/SIGTERM (run_to_history with partial results): the signal and
+    // the time of the last sample recorded.
+    int    interrupt_signal = 0;
+    double interrupted_at   = EnergyTerms::untracked;
   };
 
   void print_summary(std::ostream &out, const RunSummary &summary);

@@ -72,9 +72,13 @@ namespace vibroimpact::integrators
     virtual void                        set_number_of_modes(unsigned int) {}
   };
 
-  // A run into a ResponseHistory (rows, events and the summary).
+  // A run into a ResponseHistory (rows, events and the summary). Every sample is checked: a
+  // non-finite state or energy throws NumericalFailure. On SIGINT/SIGTERM (io/interrupt.h) the
+  // run stops at its next sample: with keep_partial, the history so far is returned with
+  // summary.interrupt_signal set; otherwise io::Interrupted is thrown.
   ResponseHistory run_to_history(const Solver &solver, const model::StructuralModel &model,
-                                 const RunControl &control, ResponseObserver *also = nullptr);
+                                 const RunControl &control, ResponseObserver *also = nullptr,
+                                 bool keep_partial = false);
 
   class SolverRegistry
   {

@@ -1,8 +1,17 @@
 // Results are written into a staging folder next to the requested one and moved there only
 // when the run succeeds, so a failed run leaves no half-written output.
+//
+// - The destination is checked when the folder is made, before any computing: a path that is a
+//   file, or a place that cannot be written, is bad input (io::InputError, exit 2).
+// - One run at a time writes a destination: a lock file next to it (flock) is held from
+//   construction to destruction; a second run gets an InputError naming the first one's pid.
+// - A commit replaces the previous run's results (the files its manifest lists) and keeps the
+//   user's own files.
+// - Staging folders left by processes that no longer exist (killed runs) are removed.
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 namespace vibroimpact::io
 {
@@ -18,12 +27,23 @@ namespace vibroimpact::io
     const std::filesystem::path &staging() const { return staging_; }
     std::filesystem::path        operator/(const std::string &file) const { return staging_ / file; }
 
-    // Moves every staged file into the destination (replacing files of the same name).
-    void commit();
+    // Moves every staged file into the destination: files of the previous run that this one did
+    // not write are removed, files of the same name replaced, the user's other files kept.
+    // After SIGINT/SIGTERM it throws io::Interrupted instead (nothing is committed), unless the
+    // staged files are a partial result that says it was interrupted (partial = true).
+    void commit(bool partial = false);
+
+    // The file in the destination that lists what the last commit wrote.
+    static constexpr const char *manifest_name = ".vibroimpact-files";
 
   private:
+    void lock(const std::filesystem::path &lock_file);
+    void remove_stale_staging(const std::filesystem::path &parent, const std::string &name) const;
+
     std::filesystem::path destination_;
     std::filesystem::path staging_;
+    std::filesystem::path lock_file_;
+    int                   lock_fd_   = -1;
     bool                  committed_ = false;
   };
 } // namespace vibroimpact::io
