@@ -27,6 +27,7 @@ int main(int argc, char **argv)
   CLI::App program{"vibroimpact: finite elements for beams, rods and supports that hit obstacles "
                    "or each other"};
   program.require_subcommand(1);
+  program.set_version_flag("--version", "vibroimpact " VIBROIMPACT_VERSION);
 
   app::CommonOptions options;
   const auto add_common = [&options](CLI::App *verb) {

@@ -57,13 +57,15 @@ namespace vibroimpact::app
           cpu += r.cpu_time;
         }
       std::snprintf(line, sizeof line,
-                    "ranks %u: total wall time %.3f s, sum of per-value wall times %.3f s, speed-up %.2f\n", n_ranks,
+                    "ranks %u: total wall time %.3f s, sum of per-value wall times %.3f s, wall-time ratio %.2f "
+                    "(per-value wall times include waiting for a core on a loaded machine)\n", n_ranks,
                     total_wall, sum, total_wall > 0 ? sum / total_wall : 0.0);
       out << line;
       // With more ranks than free cores the per-value wall times include waiting: the processor
       // time is what one rank alone would have needed.
       std::snprintf(line, sizeof line,
-                    "         sum of per-value processor times %.3f s, processor-time speed-up %.2f\n", cpu,
+                    "         sum of per-value processor times %.3f s, speed-up %.2f (processor time a single rank "
+                    "would need / total wall time)\n", cpu,
                     total_wall > 0 ? cpu / total_wall : 0.0);
       out << line;
       return out.str();

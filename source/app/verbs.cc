@@ -13,6 +13,7 @@
 #include "case_file.h"
 #include "verbs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -117,8 +118,13 @@ namespace vibroimpact::app
           std::printf("%6u %22.14g %22.14g %16.10g\n", j + 1, omega, omega / (2 * M_PI), period);
       }
     vtk.write_record();
+    // The bodies' sample points only: the geometry's contact markers (drawn points at the
+    // contacts, appended after the bodies) would send every plotted line back to them.
+    const auto &markers = model.geometry.contact_points;
     for (std::size_t p = 0; p < model.geometry.points.size(); ++p)
       {
+        if (std::find(markers.begin(), markers.end(), p) != markers.end())
+          continue;
         std::vector<double> row{double(model.geometry.point_body[p]), model.geometry.point_coordinate[p]};
         for (unsigned int j = 0; j < n; ++j)
           row.push_back(drawn.drawn(p, j));

@@ -249,6 +249,8 @@ namespace vibroimpact::integrators
       line("energy balance error") << "not tracked (forced or damped run of a solver without a ledger)\n";
     else
       line("energy balance error") << s.balance_error << " (relative " << s.relative_balance_error << ")\n";
+    if (s.interrupt_signal != 0)
+      line("interrupted") << "by signal " << s.interrupt_signal << " at t = " << s.interrupted_at << "\n";
     line("wall time") << s.wall_time << " s (" << (s.wall_time > 0 ? s.steps / s.wall_time : 0.0) << " "
                       << s.step_name << "/s)\n";
   }

@@ -4,7 +4,9 @@
 
 #include <deal.II/base/convergence_table.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <ostream>
 
@@ -19,6 +21,9 @@ namespace vibroimpact::studies
 
   void ModalConvergence::write_table(std::ostream &out) const
   {
+    const auto is_rigid = [this](const std::size_t j) {
+      return std::find(rigid_body_modes.begin(), rigid_body_modes.end(), j) != rigid_body_modes.end();
+    };
     dealii::ConvergenceTable table;
     for (const auto &row : rows)
       {
@@ -28,6 +33,8 @@ namespace vibroimpact::studies
         table.add_value("dofs", row.n_dofs);
         for (std::size_t j = 0; j < row.relative_errors.size(); ++j)
           {
+            if (is_rigid(j))
+              continue;
             const std::string mode = std::to_string(j + 1);
             table.add_value("omega_" + mode, row.omegas[j]);
             table.add_value("error_" + mode, row.relative_errors[j]);
@@ -39,10 +46,19 @@ namespace vibroimpact::studies
     if (rows.empty() || rows.front().relative_errors.empty())
       return;
     for (std::size_t j = 0; j < rows.front().relative_errors.size(); ++j)
-      table.evaluate_convergence_rates("error_" + std::to_string(j + 1), "elements",
-                                       dealii::ConvergenceTable::reduction_rate_log2, 1);
+      if (!is_rigid(j))
+        table.evaluate_convergence_rates("error_" + std::to_string(j + 1), "elements",
+                                         dealii::ConvergenceTable::reduction_rate_log2, 1);
     out << "# relative frequency errors against "
         << (exact_reference ? "the exact solution" : "the finest mesh") << "\n";
+    if (!rigid_body_modes.empty())
+      {
+        out << "# rigid-body mode" << (rigid_body_modes.size() > 1 ? "s" : "");
+        for (const auto j : rigid_body_modes)
+          out << " " << j + 1;
+        out << " (omega = 0; computed to round-off, at most " << largest_rigid_body_omega
+            << " rad/s): no relative error, left out\n";
+      }
     table.write_text(out, dealii::TableHandler::org_mode_table);
   }
 
@@ -62,6 +78,20 @@ namespace vibroimpact::studies
           body.refinements += cycle;
         const auto model = structure::build_model(refined);
         const auto modes = model::compute_modes(model.mass, model.stiffness, n_modes);
+        // ω² far below the scale of K against M (max K_ii / max M_ii, about the highest mode's
+        // ω²) is a rigid-body mode computed to round-off.
+        const double omega_scale_squared =
+          Eigen::VectorXd(model.stiffness.diagonal()).cwiseAbs().maxCoeff() /
+          Eigen::VectorXd(model.mass.diagonal()).cwiseAbs().maxCoeff();
+        for (Eigen::Index j = 0; j < modes.omegas.size(); ++j)
+          if (modes.omegas[j] * modes.omegas[j] < 1e-10 * omega_scale_squared)
+            {
+              const auto mode = static_cast<unsigned int>(j);
+              if (std::find(result.rigid_body_modes.begin(), result.rigid_body_modes.end(), mode) ==
+                  result.rigid_body_modes.end())
+                result.rigid_body_modes.push_back(mode);
+              result.largest_rigid_body_omega = std::max(result.largest_rigid_body_omega, std::abs(modes.omegas[j]));
+            }
         ModalConvergenceRow row;
         row.n_elements = model.n_elements;
         row.n_dofs     = model.n_dofs();
@@ -78,7 +108,10 @@ namespace vibroimpact::studies
       }
     for (auto &row : result.rows)
       for (std::size_t j = 0; j < row.omegas.size() && j < result.reference.size(); ++j)
-        row.relative_errors.push_back(std::abs(row.omegas[j] - result.reference[j]) / result.reference[j]);
+        row.relative_errors.push_back(
+          std::find(result.rigid_body_modes.begin(), result.rigid_body_modes.end(), j) != result.rigid_body_modes.end() ?
+            std::numeric_limits<double>::quiet_NaN() :
+            std::abs(row.omegas[j] - result.reference[j]) / result.reference[j]);
     return result;
   }
 } // namespace vibroimpact::studies

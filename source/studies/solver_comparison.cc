@@ -93,7 +93,18 @@ namespace vibroimpact::studies
     const std::vector<double> reference_times = reference.times(), candidate_times = candidate.times();
     const std::vector<double> reference_energy = reference.column("total_energy");
     const std::vector<double> candidate_energy = candidate.column("total_energy");
-    const double energy_scale = std::abs(reference_energy.front()) > 0 ? std::abs(reference_energy.front()) : 1.0;
+    double energy_scale = std::abs(reference_energy.front());
+    if (!(energy_scale > 0))
+      {
+        // A run from rest (a forced start): E0 = 0 cannot scale the differences.
+        for (std::size_t k = 0; k < reference_times.size(); ++k)
+          if (in_window(reference_times[k]))
+            energy_scale = std::max(energy_scale, std::abs(reference_energy[k]));
+        report.energy_scale_name = "max E";
+      }
+    if (!(energy_scale > 0))
+      energy_scale = 1.0, report.energy_scale_name = "1 (no energy)";
+    report.energy_scale = energy_scale;
     for (const auto &name : reference.contact_names())
       {
         const auto candidate_gap = candidate.column("gap_" + name);
@@ -127,7 +138,7 @@ namespace vibroimpact::studies
     line("impact time |dt|", r.impact_time);
     line("impulse per impact |dp|/p", r.impact_impulse);
     line("contact gap |dg|", r.gap);
-    line("total energy |dE|/E0", r.energy);
+    line(("total energy |dE|/" + r.energy_scale_name).c_str(), r.energy);
   }
 
   void write_matches_csv(const std::filesystem::path &file, const ComparisonReport &r)

@@ -19,7 +19,7 @@ namespace vibroimpact::studies
     unsigned int        n_elements = 0; // of all bodies
     unsigned int        n_dofs     = 0;
     std::vector<double> omegas;
-    std::vector<double> relative_errors; // |omega - reference| / reference
+    std::vector<double> relative_errors; // |omega - reference| / reference; NaN for rigid-body modes
   };
 
   struct ModalConvergence
@@ -27,6 +27,10 @@ namespace vibroimpact::studies
     std::vector<ModalConvergenceRow> rows;
     std::vector<double>              reference; // exact, or the finest mesh's
     bool                             exact_reference = false;
+    // Rigid-body modes (ω = 0; computed to round-off, which grows under refinement): no relative
+    // error or rate exists for them; the table leaves them out and says so.
+    std::vector<unsigned int> rigid_body_modes; // 0-based
+    double                    largest_rigid_body_omega = 0.0;
 
     // Observed rate of mode j between rows r-1 and r: log(e_{r-1}/e_r) / log(n_r / n_{r-1}).
     double observed_rate(unsigned int mode, unsigned int row) const;

@@ -58,7 +58,11 @@ namespace vibroimpact::studies
     Difference                impact_time;     // |t_candidate - t_reference|
     Difference                impact_impulse;  // |p_candidate - p_reference| / p_reference
     Difference                gap;             // |g_candidate - g_reference| at the reference's rows
-    Difference                energy;          // |E_candidate - E_reference| / E_reference(0)
+    Difference                energy;          // |E_candidate - E_reference| / energy_scale
+    // E_reference(0), or, for a run that starts at rest (E0 = 0), the largest |E_reference| in
+    // the window; energy_scale_name says which.
+    double      energy_scale      = 1.0;
+    std::string energy_scale_name = "E0";
     struct Match
     {
       unsigned int contact;
