@@ -394,7 +394,11 @@ TEST_F(BadInput, InterruptedSimulationLeavesAReadablePartialResult)
   const std::string command = "( " + std::string(VIBROIMPACT_CLI) + " simulate " + beam + " -q -o " +
                               output().string() +
                               " -s 'Simulation/Final time=1000' -s 'Simulation/Frame interval=0.5' 2>/dev/null & pid=$!;"
-                              " sleep 1.5; kill -INT $pid; wait $pid; echo $? > " +
+                              // signal once the run has written a few frames (not on a timer: a loaded
+                              // machine may take seconds to start it)
+                              " for i in $(seq 600); do ls " + (directory_ / ".out.partial-*/solution-00003.vtu").string() +
+                              " > /dev/null 2>&1 && break; sleep 0.05; done;"
+                              " kill -INT $pid; wait $pid; echo $? > " +
                               rc.string() + " )";
   ASSERT_EQ(std::system(command.c_str()), 0);
   int exit_code = -1;
