@@ -215,3 +215,24 @@ TEST(ModalVerification, FreeFreeRodRigidBodyModeHasNoRelativeError)
   EXPECT_EQ(table.str().find("error_1"), std::string::npos) << table.str();
   EXPECT_NE(table.str().find("rigid-body mode 1"), std::string::npos) << table.str();
 }
+
+TEST(ModalVerification, RoundOffWarningMarksWhereRefiningStopsHelping)
+{
+  // ω₁ of the unit pinned beam: the elements' error falls as h⁴ until round-off, which grows as
+  // h⁻⁴, takes over (doc/theory.md §8). The warning is silent where the observed rate is 4 and
+  // speaks where it has collapsed.
+  const auto pinned = [](unsigned int n) {
+    return single(test_cases::beam("beam", n, EndCondition::pinned, EndCondition::pinned), 1);
+  };
+  EXPECT_TRUE(structure::conditioning_warnings(pinned(64)).empty());
+  EXPECT_EQ(structure::conditioning_warnings(pinned(256)).size(), 1u);
+  EXPECT_TRUE(structure::conditioning_warnings(pinned(256), 1e-4).empty()); // simulate's threshold
+  EXPECT_EQ(structure::conditioning_warnings(pinned(10000), 1e-4).size(), 1u);
+
+  const auto clean = study(pinned(16), studies::ExactSolution::pinned_pinned_beam, 3);      // 16, 32, 64
+  EXPECT_NEAR(clean.observed_rate(0, 2), 4.0, 0.05);
+  const auto dominated = study(pinned(64), studies::ExactSolution::pinned_pinned_beam, 3); // 64, 128, 256
+  EXPECT_LT(dominated.observed_rate(0, 2), 3.0);
+  // A linear rod stays clean to 10⁴ elements.
+  EXPECT_TRUE(structure::conditioning_warnings(single(test_cases::rod("rod", 10000, 1))).empty());
+}

@@ -78,13 +78,14 @@ namespace vibroimpact::studies
           body.refinements += cycle;
         const auto model = structure::build_model(refined);
         const auto modes = model::compute_modes(model.mass, model.stiffness, n_modes);
-        // ω² far below the scale of K against M (max K_ii / max M_ii, about the highest mode's
-        // ω²) is a rigid-body mode computed to round-off.
+        // A rigid-body mode is computed to round-off: ω² of the order of ε times the scale of
+        // K against M (max K_ii / max M_ii, about the highest mode's ω²); 1000 ε leaves room for
+        // the eigensolver and stays far below any elastic mode a mesh can resolve.
         const double omega_scale_squared =
           Eigen::VectorXd(model.stiffness.diagonal()).cwiseAbs().maxCoeff() /
           Eigen::VectorXd(model.mass.diagonal()).cwiseAbs().maxCoeff();
         for (Eigen::Index j = 0; j < modes.omegas.size(); ++j)
-          if (modes.omegas[j] * modes.omegas[j] < 1e-10 * omega_scale_squared)
+          if (modes.omegas[j] * modes.omegas[j] < 1e3 * std::numeric_limits<double>::epsilon() * omega_scale_squared)
             {
               const auto mode = static_cast<unsigned int>(j);
               if (std::find(result.rigid_body_modes.begin(), result.rigid_body_modes.end(), mode) ==
