@@ -56,6 +56,10 @@ namespace
     unsigned int impacts = 0, sticking_steps = 0, corrections = 0;
     double       worst_complementarity = 0.0; // most negative (U+ + eU−)/scale
     double       worst_product         = 0.0; // max |w p| / (scale |p|)
+    // Issue 11 §2: the most negative impact dissipation of a step, over p·scale (≥ 0 by the
+    // law U+ + max(eU−, U−) ⊥ p), and how many impulses met a separating contact (U− > 0).
+    double       worst_impact_dissipation = 0.0;
+    unsigned int separating_impulses      = 0;
   };
 
   RunResult run(const bool correction, const unsigned int n_steps)
@@ -91,7 +95,12 @@ namespace
             EXPECT_GE(p, 0.0);
             r.worst_complementarity = std::min(r.worst_complementarity, w / scale);
             if (p > 0)
-              r.worst_product = std::max(r.worst_product, std::abs(w) / scale);
+              {
+                r.worst_product = std::max(r.worst_product, std::abs(w) / scale);
+                r.worst_impact_dissipation =
+                  std::min(r.worst_impact_dissipation, -0.5 * (report.velocity_after[i] + report.velocity_before[i]) / scale);
+                r.separating_impulses += report.velocity_before[i] > 0;
+              }
           }
       }
     r.final_relative = (osi.kinetic_energy(state.v) + osi.potential_energy(state.u)) / E0;
@@ -122,6 +131,7 @@ TEST(IntegratorsTwoDof, CorrectionConservesEnergyThroughSticking)
   EXPECT_GT(r.corrections, 0u);
   EXPECT_GE(r.worst_complementarity, -1e-12);
   EXPECT_LE(r.worst_product, 1e-12);
+  EXPECT_GE(r.worst_impact_dissipation, -1e-12);
 }
 
 TEST(IntegratorsTwoDof, WithoutCorrectionInelasticImpactsDrainEnergy)
@@ -133,6 +143,9 @@ TEST(IntegratorsTwoDof, WithoutCorrectionInelasticImpactsDrainEnergy)
   EXPECT_EQ(r.corrections, 0u);
   EXPECT_GE(r.worst_complementarity, -1e-12);
   EXPECT_LE(r.worst_product, 1e-12);
+  EXPECT_GE(r.worst_impact_dissipation, -1e-12);
+  std::cout << "chattering 2-DOF: " << r.separating_impulses << " impulses on a separating contact, worst D_imp/(p scale) "
+            << r.worst_impact_dissipation << "\n";
 }
 
 TEST(IntegratorsTwoDof, CorrectionTakesTheSmallerRoot)

@@ -61,6 +61,28 @@ namespace vibroimpact::io
       return out;
     }
 
+    // deal.II's "does not match the given pattern [Double -MAX_DOUBLE...MAX_DOUBLE (inclusive)]"
+    // said as a user would: "'nan' is not a real number".
+    std::string plain_pattern_message(const std::string &message)
+    {
+      static const std::regex in_file(R"(The entry value (.*) for the entry named .* does not match the given pattern:? ?<?\[(.*)\]>?\.?)");
+      static const std::regex override_value(R"(The string <(.*)> does not match the given pattern <\[(.*)\]>\.?)");
+      std::smatch match;
+      if (!std::regex_search(message, match, in_file) && !std::regex_search(message, match, override_value))
+        return message;
+      const std::string value = match[1].str(), pattern = match[2].str();
+      std::string expected = "a value of the form " + pattern;
+      if (pattern.rfind("Double", 0) == 0)
+        expected = "a finite real number";
+      else if (pattern.rfind("Integer", 0) == 0)
+        expected = "a whole number";
+      else if (pattern.rfind("Bool", 0) == 0)
+        expected = "true or false";
+      else if (pattern.rfind("Selection", 0) == 0)
+        expected = "one of " + pattern.substr(10);
+      return "'" + value + "' is not " + expected;
+    }
+
     std::string message_of(const dealii::ExceptionBase &e)
     {
       std::ostringstream stream;
@@ -283,7 +305,7 @@ namespace vibroimpact::io
             const unsigned int line = std::stoul(match[1].str());
             throw InputError(filename_ + ":" + match[1].str(),
                              section_path_at_line(line),
-                             match[2].str());
+                             plain_pattern_message(match[2].str()));
           }
         throw InputError(filename_, "", message);
       }
@@ -309,7 +331,7 @@ namespace vibroimpact::io
           }
         catch (const dealii::ExceptionBase &e)
           {
-            throw InputError("command line", where, message_of(e));
+            throw InputError("command line", where, plain_pattern_message(message_of(e)));
           }
         for (; depth > 0; --depth)
           handler_->leave_subsection();

@@ -39,7 +39,7 @@ namespace vibroimpact::integrators
       const Eigen::MatrixXd        G = B * B.transpose();
       Eigen::LDLT<Eigen::MatrixXd> ldlt(G);
       if (ldlt.info() != Eigen::Success || !ldlt.isPositive() ||
-          ldlt.vectorD().minCoeff() <= 1e-12 * std::max(1.0, G.diagonal().maxCoeff()))
+          ldlt.vectorD().minCoeff() <= 1e-12 * G.diagonal().maxCoeff()) // scale-free: rows of a heavy structure are small
         throw NumericalFailure("modal restitution: the modal rows of the active contacts are linearly dependent "
                                "(more active contacts than the modes can hold)");
       return ldlt.solve(r);

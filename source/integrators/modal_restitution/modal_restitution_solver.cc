@@ -26,7 +26,10 @@ namespace vibroimpact::integrators
                 "R per contact, in the order of the file; empty: each contact's Restitution.");
     section.add("Chatter threshold", s.epsilon, io::non_negative(),
                 "epsilon: an impact within epsilon of the previous one of the same contact starts sticking.");
-    section.add("Tolerance", s.absolute_tolerance, io::positive(), "Absolute and relative tolerance of Dormand–Prince.");
+    // Above 1e-2 the error control no longer controls anything (the fuzz test ran 1e308).
+    io::Bounds tolerance = io::in_range(0, 1e-2);
+    tolerance.open_low   = true;
+    section.add("Tolerance", s.absolute_tolerance, tolerance, "Absolute and relative tolerance of Dormand–Prince.");
     s.relative_tolerance = s.absolute_tolerance;
   }
 

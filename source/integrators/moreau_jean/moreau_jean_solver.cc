@@ -268,6 +268,15 @@ namespace vibroimpact::integrators
                         {"largest |beta|", largest_beta}};
     if (lcp_fallbacks > 0)
       summary.warnings.push_back(std::to_string(lcp_fallbacks) + " LCP solves needed a fallback solver");
+    // A harmonic load the step cannot sample (ω h > π) is aliased: the run answers another load.
+    for (const auto &load : model.loads)
+      if (load.time.kind == model::TimeFunction::Kind::harmonic && load.time.omega * h > M_PI)
+        {
+          std::ostringstream warning;
+          warning << "load " << load.name << ": omega h = " << load.time.omega * h
+                  << " > pi: the time step cannot sample its frequency (the forcing is aliased)";
+          summary.warnings.push_back(warning.str());
+        }
     // The velocity-level law lets a gap close within a step (penetration up to h |U−|); deeper
     // than a set fraction of the contact point's motion, the time step is too long for the contact.
     for (std::size_t c = 0; c < n_contacts; ++c)

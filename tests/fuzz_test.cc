@@ -1,0 +1,327 @@
+// Bad-input fuzzing (issue 11 §6): every numeric field of every example set to −1, 0, nan, inf,
+// 1e308 and abc, and every key and subsection name misspelt, read and run in-process as
+// `simulate` would (the case reader, the model builder, the solver's check and a short run).
+// Each case must end in exactly one of:
+//   - success with a finite response (kinetic and potential energy, every probe),
+//   - io::InputError: one line naming the file (or the command line) and the parameter,
+//   - a NumericalFailure (or another std::runtime_error) with its reason;
+// never another exception, a crash or a hang. A seeded sample of the cases also goes through the
+// program itself, which must exit 0, 1 or 2 accordingly, write one line on 2, and leave no
+// output folder on a non-zero exit.
+#include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/structure/model_builder.h>
+
+#include <gtest/gtest.h>
+
+#include "case_file.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+using namespace vibroimpact;
+
+namespace
+{
+  struct Entry
+  {
+    std::string path; // Section/Sub/Name
+    std::string value;
+    unsigned int line = 0;
+  };
+
+  // The `set Name = value` lines of a .prm file, with their section paths.
+  std::vector<Entry> entries_of(const std::string &file)
+  {
+    std::ifstream            in(file);
+    std::vector<std::string> sections;
+    std::vector<Entry>       entries;
+    unsigned int             line_number = 0;
+    for (std::string line; std::getline(in, line);)
+      {
+        ++line_number;
+        std::string text = line.substr(0, line.find('#'));
+        text.erase(0, text.find_first_not_of(" \t"));
+        text.erase(text.find_last_not_of(" \t") + 1);
+        if (text.rfind("subsection ", 0) == 0)
+          sections.push_back(text.substr(11));
+        else if (text == "end" && !sections.empty())
+          sections.pop_back();
+        else if (text.rfind("set ", 0) == 0 && text.find('=') != std::string::npos)
+          {
+            const auto   equal = text.find('=');
+            std::string  name  = text.substr(4, equal - 4);
+            name.erase(name.find_last_not_of(" \t") + 1);
+            std::string value = text.substr(equal + 1);
+            value.erase(0, value.find_first_not_of(" \t"));
+            std::string path;
+            for (const auto &s : sections)
+              path += s + "/";
+            entries.push_back({path + name, value, line_number});
+          }
+      }
+    return entries;
+  }
+
+  bool numeric(const std::string &value)
+  {
+    static const std::regex number(R"(\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*(,\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*)*)");
+    return std::regex_match(value, number);
+  }
+
+  enum class Outcome
+  {
+    success,
+    bad_input,
+    numerical_failure
+  };
+
+  struct Result
+  {
+    Outcome     outcome = Outcome::success;
+    std::string message;
+  };
+
+  // What `simulate` does, in-process, on a run shortened to `short_time` unless the case's own
+  // Final time is the mutated field.
+  Result run_case(const std::string &file, std::vector<std::string> overrides)
+  {
+    Result result;
+    try
+      {
+        const app::CaseFile c     = app::read_case_file(file, overrides);
+        const auto          model = structure::build_model(c.description);
+        auto                control = c.run;
+        control.frame_interval      = 0;
+        c.solver().check(model, control, c.filename);
+        const auto history = integrators::run_to_history(c.solver(), model, control);
+        for (const std::string column : {"kinetic_energy", "potential_energy"})
+          for (const double x : history.column(column))
+            if (!std::isfinite(x))
+              throw std::logic_error("a non-finite " + column + " in a successful run");
+        for (const auto &probe : history.probe_names())
+          for (const double x : history.column("u_" + probe))
+            if (!std::isfinite(x))
+              throw std::logic_error("a non-finite u_" + probe + " in a successful run");
+      }
+    catch (const io::InputError &e)
+      {
+        result.outcome = Outcome::bad_input;
+        result.message = e.what();
+      }
+    catch (const std::logic_error &)
+      {
+        throw; // a defect, not an outcome
+      }
+    catch (const std::runtime_error &e)
+      {
+        result.outcome = Outcome::numerical_failure;
+        result.message = e.what();
+      }
+    return result;
+  }
+
+  std::vector<std::string> examples()
+  {
+    std::vector<std::string> files;
+    for (const auto &entry : fs::directory_iterator(std::string(VIBROIMPACT_SOURCE_DIR) + "/examples"))
+      if (fs::exists(entry.path() / "case.prm"))
+        files.push_back((entry.path() / "case.prm").string());
+    std::sort(files.begin(), files.end());
+    return files;
+  }
+
+  // The run shortened to a few hundred steps (or a hundredth of the case) so that a thousand
+  // cases take seconds; the mutation of Final time itself keeps its value.
+  std::vector<std::string> shortened(const std::string &file)
+  {
+    const app::CaseFile c = app::read_case_file(file);
+    const auto          h = c.solver().time_step();
+    std::ostringstream  final_time;
+    final_time.precision(17);
+    final_time << (h ? std::min(c.run.final_time, 200 * *h) : c.run.final_time / 100);
+    return {"Simulation/Final time=" + final_time.str(), "Simulation/Frame interval=0"};
+  }
+
+  struct Mutation
+  {
+    std::string file;
+    std::vector<std::string> overrides;
+    std::string description;
+  };
+} // namespace
+
+TEST(Fuzz, EveryNumericFieldOfEveryExampleMutated)
+{
+  const std::vector<std::string> bad_values = {"-1", "0", "nan", "inf", "1e308", "abc"};
+  std::vector<Mutation>          mutations;
+  for (const auto &file : examples())
+    {
+      const auto base = shortened(file);
+      for (const auto &entry : entries_of(file))
+        if (numeric(entry.value))
+          for (const auto &value : bad_values)
+            {
+              Mutation m{file, {}, file + ": " + entry.path + " = " + value};
+              for (const auto &o : base)
+                if (o.rfind(entry.path + "=", 0) != 0)
+                  m.overrides.push_back(o);
+              m.overrides.push_back(entry.path + "=" + value);
+              mutations.push_back(m);
+            }
+    }
+  ASSERT_GT(mutations.size(), 500u);
+
+  const auto start = std::chrono::steady_clock::now();
+  std::map<Outcome, unsigned int> counts;
+  for (const auto &m : mutations)
+    {
+      Result result;
+      try
+        {
+          result = run_case(m.file, m.overrides);
+        }
+      catch (const std::exception &e)
+        {
+          ADD_FAILURE() << m.description << ": " << e.what();
+          continue;
+        }
+      ++counts[result.outcome];
+      if (std::getenv("VIBROIMPACT_FUZZ_LOG"))
+        std::cerr << "fuzz-case " << int(result.outcome) << " | " << m.description << " | " << result.message << "\n";
+      if (result.outcome == Outcome::bad_input)
+        {
+          EXPECT_EQ(result.message.find('\n'), std::string::npos) << m.description << ": " << result.message;
+          // file: Section/Entry: reason (or "command line: -s Section/Entry: reason")
+          EXPECT_TRUE(result.message.find(m.file) == 0 || result.message.find("command line") == 0)
+            << m.description << ": " << result.message;
+          EXPECT_GE(std::count(result.message.begin(), result.message.end(), ':'), 2) << m.description << ": "
+                                                                                          << result.message;
+        }
+      if (result.outcome == Outcome::numerical_failure)
+        EXPECT_FALSE(result.message.empty()) << m.description;
+    }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << "fuzz: " << mutations.size() << " numeric mutations in " << seconds << " s: "
+            << counts[Outcome::success] << " ran, " << counts[Outcome::bad_input] << " rejected as bad input, "
+            << counts[Outcome::numerical_failure] << " numerical failures\n";
+}
+
+TEST(Fuzz, EveryKeyAndSubsectionMisspeltIsRejected)
+{
+  unsigned int n = 0;
+  const fs::path scratch = fs::temp_directory_path() / "vibroimpact-fuzz-keys";
+  fs::create_directories(scratch);
+  for (const auto &file : examples())
+    {
+      std::vector<std::string> lines;
+      {
+        std::ifstream in(file);
+        for (std::string line; std::getline(in, line);)
+          lines.push_back(line);
+      }
+      for (std::size_t k = 0; k < lines.size(); ++k)
+        {
+          const auto set        = lines[k].find("set ");
+          const auto subsection = lines[k].find("subsection ");
+          const auto comment    = lines[k].find('#');
+          std::size_t at        = std::string::npos;
+          if (set != std::string::npos && set < comment)
+            at = set + 4;
+          else if (subsection != std::string::npos && subsection < comment)
+            at = subsection + 11;
+          if (at == std::string::npos)
+            continue;
+          auto mutated = lines;
+          mutated[k].insert(at + 1, "q"); // "Length" -> "Lqength", "Body beam" -> "Bqody beam"
+          const fs::path copy = scratch / fs::path(file).parent_path().filename() / "case.prm";
+          fs::create_directories(copy.parent_path());
+          {
+            std::ofstream out(copy);
+            for (const auto &l : mutated)
+              out << l << "\n";
+          }
+          // Mesh files are looked up next to the case: keep them reachable.
+          for (const auto &other : fs::directory_iterator(fs::path(file).parent_path()))
+            if (other.path().extension() == ".msh" && !fs::exists(copy.parent_path() / other.path().filename()))
+              fs::copy_file(other.path(), copy.parent_path() / other.path().filename());
+          ++n;
+          try
+            {
+              app::read_case_file(copy.string(), shortened(file));
+              ADD_FAILURE() << file << ":" << k + 1 << " misspelt as '" << mutated[k] << "' was accepted";
+            }
+          catch (const io::InputError &e)
+            {
+              const std::string message = e.what();
+              EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+              EXPECT_NE(message.find(copy.string()), std::string::npos) << message;
+            }
+          catch (const std::exception &e)
+            {
+              ADD_FAILURE() << file << ":" << k + 1 << ": " << e.what();
+            }
+        }
+    }
+  fs::remove_all(scratch);
+  std::cout << "fuzz: " << n << " misspelt keys and subsections\n";
+  EXPECT_GT(n, 200u);
+}
+
+TEST(Fuzz, ASampleThroughTheProgram)
+{
+  // 30 seeded mutations through `vibroimpact simulate` itself: the exit code, one line on 2,
+  // nothing written on a non-zero exit.
+  std::mt19937                   random(20261122);
+  const std::vector<std::string> bad_values = {"-1", "0", "nan", "inf", "1e308", "abc"};
+  const auto                     files      = examples();
+  const fs::path                 scratch    = fs::temp_directory_path() / "vibroimpact-fuzz-cli";
+  fs::remove_all(scratch);
+  fs::create_directories(scratch);
+  std::map<int, unsigned int> exits;
+  for (unsigned int k = 0; k < 30; ++k)
+    {
+      const auto &file    = files[random() % files.size()];
+      auto        entries = entries_of(file);
+      entries.erase(std::remove_if(entries.begin(), entries.end(), [](const Entry &e) { return !numeric(e.value); }),
+                    entries.end());
+      const auto &entry = entries[random() % entries.size()];
+      const auto &value = bad_values[random() % bad_values.size()];
+      std::string arguments;
+      for (const auto &o : shortened(file))
+        if (o.rfind(entry.path + "=", 0) != 0)
+          arguments += " -s '" + o + "'";
+      arguments += " -s '" + entry.path + "=" + value + "'";
+      const fs::path    out     = scratch / ("run" + std::to_string(k));
+      const fs::path    err     = scratch / "stderr";
+      const std::string command = "timeout 60 " + std::string(VIBROIMPACT_CLI) + " simulate " + file + arguments +
+                                  " -q -o " + out.string() + " > /dev/null 2> " + err.string();
+      const int status = std::system(command.c_str());
+      ASSERT_TRUE(WIFEXITED(status)) << command;
+      const int code = WEXITSTATUS(status);
+      ++exits[code];
+      std::ifstream     in(err);
+      const std::string error((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      EXPECT_TRUE(code == 0 || code == 1 || code == 2) << command << " exited " << code << ": " << error;
+      if (code == 2)
+        EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << command << ": " << error;
+      if (code != 0)
+        EXPECT_FALSE(fs::exists(out)) << command << ": output written on exit " << code;
+      else
+        EXPECT_TRUE(fs::exists(out / "history.csv")) << command;
+    }
+  fs::remove_all(scratch);
+  std::cout << "fuzz: 30 runs of the program: " << exits[0] << " exit 0, " << exits[1] << " exit 1, " << exits[2]
+            << " exit 2\n";
+}
