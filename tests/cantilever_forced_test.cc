@@ -148,11 +148,11 @@ TEST(CantileverForced, SubImpactsAfterTheFirstLiftOff)
             << pulses_over_01 << " sub-impacts above 0.1 N\n";
 
   // The paper's qualitative statements: sub-impact peaks frequently over 0.1 N (at this
-  // resolution 352 of the 826 sub-impacts of 0–0.2 s; 154–1122 over the resolutions studied, the
+  // resolution 341 sub-impacts of 0–0.2 s (352 before the impact law of issue 11 §2); 154–1122 over the resolutions studied, the
   // count itself not converged), and the impact force more than ten times the contact force.
   EXPECT_GE(pulses_over_01, 100u);
   EXPECT_GT(peak, 10 * paper_static_force);
-  // Not an agreement check: at this resolution and over 0.2 s the FE peak is 0.517 N, 36 % below
+  // Not an agreement check: at this resolution and over 0.2 s the FE peak is 0.511 N (0.517 N before issue 11 §2), 37 % below
   // the paper's 0.8076 N, and it is not a converged quantity (0.26–1.54 N over the resolutions
   // studied, README). Asserted only as a regression bound for this resolution (e = 1 exceeds it:
   // 0.97 N).
