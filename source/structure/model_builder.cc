@@ -57,7 +57,7 @@ namespace vibroimpact::structure
         for (const auto &body : description.bodies)
           {
             offsets_.push_back(n_dofs_);
-            bodies_.push_back(make_body(body, description.filename, directory));
+            bodies_.push_back(std::shared_ptr<const Body>(make_body(body, description.filename, directory)));
             n_dofs_ += bodies_.back()->n_dofs();
           }
       }
@@ -119,7 +119,7 @@ namespace vibroimpact::structure
 
     private:
       const CaseDescription             &description_;
-      std::vector<std::unique_ptr<Body>> bodies_;
+      std::vector<std::shared_ptr<const Body>> bodies_; // shared: the continuum's rows keep them
       std::vector<unsigned int>          offsets_;
       unsigned int                       n_dofs_ = 0;
     };
@@ -306,6 +306,74 @@ namespace vibroimpact::structure
                   }
               }};
     }
+    model::ContinuumBody::End continuum_end(const EndCondition end)
+    {
+      switch (end)
+        {
+          case EndCondition::pinned:
+            return model::ContinuumBody::End::pinned;
+          case EndCondition::clamped:
+            return model::ContinuumBody::End::clamped;
+          case EndCondition::sliding:
+            return model::ContinuumBody::End::sliding;
+          case EndCondition::free:
+          default:
+            return model::ContinuumBody::End::free;
+        }
+    }
+
+    // The bodies as continua (for the wave-mode reference): data, ends, where the DoFs sit, and
+    // a row closure that keeps the body (not the assembly) alive.
+    model::Continuum make_continuum(const Assembly &assembly, const CaseDescription &description)
+    {
+      model::Continuum continuum;
+      continuum.n_lumped_elements = static_cast<unsigned int>(description.elements.size());
+      for (std::size_t b = 0; b < assembly.bodies().size(); ++b)
+        {
+          const auto  body = assembly.bodies()[b];
+          const auto &d    = body->description();
+          model::ContinuumBody c;
+          c.name            = d.name;
+          c.type            = d.type == BodyType::beam ? model::ContinuumBody::Type::beam :
+                              d.type == BodyType::rod  ? model::ContinuumBody::Type::rod :
+                                                         model::ContinuumBody::Type::mass;
+          c.length          = body->length();
+          c.stiffness       = d.stiffness;
+          c.mass_per_length = d.mass_per_length;
+          c.left            = continuum_end(d.left);
+          c.right           = continuum_end(d.right);
+          c.lumped_mass     = d.lumped_mass;
+          c.first_dof       = assembly.offset(b);
+          c.n_dofs          = body->n_dofs();
+          if (d.type != BodyType::mass)
+            {
+              const Vector value_x = body->interpolate([](double x) { return x; }, [](double) { return 0.0; });
+              const Vector slope_x = body->interpolate([](double) { return 0.0; }, [](double x) { return x; });
+              const auto   kinds   = body->dof_kinds();
+              for (std::size_t i = 0; i < kinds.size(); ++i)
+                c.dof_coordinates.push_back(kinds[i] == model::DofKind::slope ? slope_x[i] : value_x[i]);
+              c.element_boundaries = body->sample_coordinates(1);
+            }
+          else
+            c.dof_coordinates = {0.0};
+          const unsigned int offset = assembly.offset(b), n = assembly.n_dofs();
+          c.displacement_row        = [body, offset, n](double x) {
+            SparseRow row(n);
+            for (const auto &[dof, weight] : body->displacement_row(std::clamp(x, 0.0, body->length())))
+              row.coeffRef(offset + dof) += weight;
+            return row;
+          };
+          continuum.bodies.push_back(std::move(c));
+        }
+      return continuum;
+    }
+
+    model::BodyPoint body_point(const Assembly &assembly, const PointOnBody &point)
+    {
+      if (point.is_ground())
+        return {};
+      return {static_cast<int>(assembly.body_index(point.body, "")), point.x};
+    }
   } // namespace
 
   model::StructuralModel build_model(const CaseDescription &description)
@@ -363,11 +431,14 @@ namespace vibroimpact::structure
         if (r.nonZeros() == 0)
           assembly.fail(section + "/Position", "the contact point cannot move (it sits on a constrained end)");
         m.contacts.push_back(model::Contact{contact.name, r, contact.gap, contact.restitution,
-                                            assembly.location(contact.point)});
+                                            assembly.location(contact.point), body_point(assembly, contact.point),
+                                            body_point(assembly, contact.other),
+                                            contact.side == ContactSide::above ? -1.0 : 1.0});
       }
 
     for (const auto &probe : description.probes)
-      m.probes.push_back(model::Probe{probe.name, assembly.row(probe.point, "Probe " + probe.name, "Body", "Position")});
+      m.probes.push_back(model::Probe{probe.name, assembly.row(probe.point, "Probe " + probe.name, "Body", "Position"),
+                                      body_point(assembly, probe.point)});
 
     for (const auto &load : description.loads)
       {
@@ -396,7 +467,11 @@ namespace vibroimpact::structure
                 }
               break;
           }
-        m.loads.push_back(model::LoadTerm{load.name, spatial, time_function(load)});
+        model::BodyPoint point;
+        if (load.distribution != LoadDistribution::gravity)
+          point = body_point(assembly, load.point);
+        m.loads.push_back(model::LoadTerm{load.name, spatial, time_function(load),
+                                          load.distribution == LoadDistribution::point, point});
       }
 
     const auto &d = description.damping;
@@ -417,6 +492,7 @@ namespace vibroimpact::structure
     m.geometry = make_geometry(assembly, description);
     set_initial_state(m, assembly, description);
     m.exact_modes = exact_modes(assembly, description);
+    m.continuum   = make_continuum(assembly, description);
 
     // A solver cannot start inside an obstacle: the impact law would act on a closed gap that
     // never opens. Zero (resting on the stop) is fine.
