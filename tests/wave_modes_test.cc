@@ -9,6 +9,8 @@
 #include <boost/math/tools/roots.hpp>
 #include <gtest/gtest.h>
 
+#include <vibroimpact/structure/model_builder.h>
+
 #include "test_support.h"
 
 #include <cmath>
@@ -91,4 +93,149 @@ TEST(WaveModes, FreeModesAreTheCantileverAndTheRodAndOrthonormal)
   EXPECT_NEAR(free[0].omega, 1.8751040687 * 1.8751040687 / (d.L * d.L) * d.flexural_coefficient(), 1e-6);
   EXPECT_LT(orthonormality_error(d, free), 1e-10);
   EXPECT_LT(orthonormality_error_by_quadrature(d, free), 1e-10);
+}
+
+namespace
+{
+  // The wave-mode solver on an example, with overrides; every sample a row.
+  integrators::ResponseHistory wave_run(const std::string &example, const std::vector<std::string> &overrides)
+  {
+    std::vector<std::string> all{"Simulation/Solver=wave-modes", "Simulation/Output interval=0",
+                                 "Simulation/Frame interval=0"};
+    all.insert(all.end(), overrides.begin(), overrides.end());
+    const auto loaded = test_cases::load_case(test_cases::example(example), all);
+    const auto model  = structure::build_model(loaded.description);
+    loaded.solver().check(model, loaded.run, loaded.filename);
+    return integrators::run_to_history(loaded.solver(), model, loaded.run);
+  }
+
+  // The first contact phase: impact and separation times, peak force and impulse.
+  struct ContactPhase
+  {
+    double start = 0, end = 0, peak = 0, impulse = 0;
+  };
+  ContactPhase first_contact(const integrators::ResponseHistory &h)
+  {
+    const auto &events = h.events();
+    EXPECT_GE(events.size(), 2u);
+    EXPECT_EQ(events[0].kind, integrators::ContactEvent::Kind::impact);
+    EXPECT_EQ(events[1].kind, integrators::ContactEvent::Kind::separation);
+    ContactPhase c{events[0].time, events[1].time, 0.0, events[1].impulse};
+    const auto   t = h.times(), f = h.column("force_tip");
+    for (std::size_t k = 0; k < t.size(); ++k)
+      if (t[k] >= c.start && t[k] <= c.end)
+        c.peak = std::max(c.peak, f[k]);
+    return c;
+  }
+} // namespace
+
+// The rod is at rest before the first impact, so the beam alone decides it: the exact
+// clamped–free series of the released tip-load shape, y(L, t) ∝ Σ_n cos(ω_n t)/β_n⁴
+// (doc/validation.md §2), here with its own roots by bisection and 5000 terms.
+TEST(WaveModes, FirstImpactMatchesTheExactCantileverSeries)
+{
+  const double a = std::sqrt(40727.232 / 9.7155), L = 1.0617;
+  std::vector<double> omega;
+  for (int n = 1; n <= 5000; ++n)
+    {
+      double lo = (n - 1) * M_PI, hi = n * M_PI; // cos z + sech z changes sign once in between
+      const auto f = [](double z) { return std::cos(z) + 1 / std::cosh(z); };
+      for (int i = 0; i < 200 && hi - lo > 4e-16 * hi; ++i)
+        {
+          const double mid = 0.5 * (lo + hi);
+          ((f(mid) > 0) == (f(lo) > 0) ? lo : hi) = mid;
+        }
+      const double beta = 0.5 * (lo + hi) / L;
+      omega.push_back(a * beta * beta);
+    }
+  const auto tip = [&](double t) {
+    double sum = 0.0;
+    for (auto it = omega.rbegin(); it != omega.rend(); ++it) // smallest terms first
+      sum += std::cos(*it * t) / (*it * *it);                // 1/β⁴ ∝ 1/ω²
+    return sum;
+  };
+  std::uintmax_t iterations = 200;
+  const auto [lo, hi] = boost::math::tools::toms748_solve(tip, 7.5e-3, 7.8e-3,
+                                                          boost::math::tools::eps_tolerance<double>(50), iterations);
+  const double series = 0.5 * (lo + hi);
+
+  const auto h = wave_run("cantilever_on_rod", {"Simulation/Final time=0.00766", "Wave modes/Number of modes=2000"});
+  ASSERT_FALSE(h.impacts().empty());
+  const double t = h.impacts().front().time;
+  std::cout << std::setprecision(12) << "first impact: wave modes (N = 2000) " << t * 1e3 << " ms, exact series "
+            << series * 1e3 << " ms, difference " << (t - series) << " s\n";
+  EXPECT_NEAR(t, series, 1e-9);
+  EXPECT_LT(h.impacts().front().pre_velocity, -1.9); // the tip falls onto the rod at ~1.98 m/s
+}
+
+// Between switches each phase is a set of undriven oscillators plus, in contact, the quasi-static
+// part: nothing may drift. At each switch the projection on the other truncated basis changes
+// the energy; the history carries it (impact_dissipation) and it shrinks as N grows.
+TEST(WaveModes, EnergyIsConservedBetweenSwitchesAndItsChangeAtSwitchesIsReported)
+{
+  std::vector<double> first_switch_loss;
+  for (const unsigned int N : {50u, 200u, 800u})
+    {
+      const auto h = wave_run("cantilever_on_rod", {"Simulation/Final time=0.0078",
+                                                    "Wave modes/Number of modes=" + std::to_string(N)});
+      const auto t = h.times(), E = h.column("total_energy"), lost = h.column("impact_dissipation");
+      const double E0 = E.front();
+      ASSERT_GT(h.events().size(), 2u);
+      // Rows between two consecutive switches: the energy stays that of the phase's start.
+      std::size_t k = 0;
+      for (std::size_t e = 0; e <= h.events().size(); ++e)
+        {
+          const double end = e < h.events().size() ? h.events()[e].time : 1e300;
+          double       lo = 1e300, hi = -1e300;
+          for (; k < t.size() && t[k] < end; ++k)
+            lo = std::min(lo, E[k]), hi = std::max(hi, E[k]);
+          if (hi >= lo)
+            {
+              EXPECT_LT((hi - lo) / E0, 1e-10) << "N = " << N << ", phase " << e;
+            }
+        }
+      // E + (energy lost at switches) = E0: the switches are where the energy goes.
+      for (std::size_t r = 0; r < t.size(); ++r)
+        ASSERT_NEAR((E[r] + lost[r]) / E0, 1.0, 1e-10) << "N = " << N << ", t = " << t[r];
+      EXPECT_FALSE(std::isnan(h.summary.counter("largest energy change at a switch [J]")));
+      // The loss at the first impact (the projection of the falling beam and the resting rod
+      // on the coupled modes).
+      for (std::size_t r = 0; r < t.size(); ++r)
+        if (t[r] > h.events()[0].time)
+          {
+            first_switch_loss.push_back(lost[r] / E0);
+            break;
+          }
+      std::cout << "N = " << N << ": energy lost at the first impact " << first_switch_loss.back()
+                << " of E0; at all " << h.events().size() << " switches by 7.8 ms " << lost.back() / E0 << "\n";
+    }
+  EXPECT_GT(first_switch_loss[0], first_switch_loss[1]);
+  EXPECT_GT(first_switch_loss[1], first_switch_loss[2]);
+}
+
+// The first contact phase converges with the number of modes: its separation time and impulse
+// (the integral of the force) settle; the peak force is sampled at discontinuities of the rod's
+// stress waves and carries their Gibbs overshoot, so it is printed, not asserted.
+TEST(WaveModes, FirstContactConvergesWithTheNumberOfModes)
+{
+  std::vector<ContactPhase> phases;
+  for (const unsigned int N : {50u, 100u, 200u, 400u})
+    {
+      const auto h = wave_run("cantilever_on_rod", {"Simulation/Final time=0.0078",
+                                                    "Wave modes/Number of modes=" + std::to_string(N)});
+      phases.push_back(first_contact(h));
+      const auto &c = phases.back();
+      std::cout << std::setprecision(8) << "N = " << N << ": first contact " << c.start * 1e3 << " - " << c.end * 1e3
+                << " ms, peak force " << c.peak << " N, impulse " << c.impulse << " N s\n";
+    }
+  for (std::size_t i = 2; i < phases.size(); ++i)
+    {
+      const double d_end  = std::abs(phases[i].end - phases[i - 1].end);
+      const double d_prev = std::abs(phases[i - 1].end - phases[i - 2].end);
+      EXPECT_LT(d_end, d_prev) << i;
+      EXPECT_LT(std::abs(phases[i].impulse - phases[i - 1].impulse),
+                std::abs(phases[i - 1].impulse - phases[i - 2].impulse))
+        << i;
+    }
+  EXPECT_LT(std::abs(phases.back().end - phases[phases.size() - 2].end), 1e-7); // 0.1 µs
 }
