@@ -167,6 +167,8 @@ namespace vibroimpact::reference
       double                force_norm2 = 0.0;          // ⟨s_F, s_F⟩
       MatrixXd              particular;                 // N × K: q_p = Σ_k R_mk sin(Ω_k t + φ_k)
       MatrixXd              probe_values, dof_values;   // probes × N, DoFs × N
+      Vector                step_cos, step_sin;         // cos ω h, sin ω h: one sampling step
+      Vector                other_force_product, other_gap_product; // ⟨φ_m, s_F⟩, ⟨φ_m, s_g⟩ of the other basis
       Vector                probe_static_force, probe_static_gap, dof_static_force, dof_static_gap;
     };
 
@@ -197,6 +199,15 @@ namespace vibroimpact::reference
         prepare(free_);
         prepare(coupled_);
         // The one projection matrix: coupled × free mass products (its transpose goes back).
+        for (auto [b, other] : {std::pair<Basis *, const Basis *>{&free_, &coupled_}, {&coupled_, &free_}})
+          {
+            b->other_force_product.resize(s.n_modes), b->other_gap_product.resize(s.n_modes);
+            for (unsigned int m = 0; m < s.n_modes; ++m)
+              {
+                b->other_force_product[m] = mass_product(d_, b->modes[m], other->per_force);
+                b->other_gap_product[m]   = mass_product(d_, b->modes[m], other->from_gap);
+              }
+          }
         coupled_free_        = mass_products(d_, coupled_.modes, free_.modes);
         free_coupled_        = coupled_free_.transpose();
         seconds_projections_ = elapsed(prepare_start);
@@ -264,6 +275,8 @@ namespace vibroimpact::reference
                   b.force_product[i] * force_.amplitude[k] * W * W / (m.omega * m.omega - W * W);
               }
           }
+        b.step_cos = (b.omega * settings_.time_step).array().cos();
+        b.step_sin = (b.omega * settings_.time_step).array().sin();
         const auto P = static_cast<Eigen::Index>(model_.probes.size());
         b.probe_values.resize(P, N);
         b.probe_static_force.resize(P), b.probe_static_gap.resize(P);
@@ -293,6 +306,55 @@ namespace vibroimpact::reference
                 b.dof_static_gap[row]   = static_value(b.from_gap, point, der);
               }
           }
+      }
+
+      // q and q̇ on the sampling grid: cos ω(t − t0) and sin ω(t − t0) advanced by one rotation
+      // per step (no trigonometry), evaluated afresh at a phase's start and every 256 steps so
+      // that rounding does not accumulate.
+      struct Sampler
+      {
+        unsigned long phase_id = ~0ul;
+        double        t        = 0.0;
+        unsigned int  steps    = 0;
+        Vector        c, s;
+      };
+      void sample(Sampler &sp, const Phase &ph, unsigned long phase_id, const double t, Vector &q, Vector &qd) const
+      {
+        const Basis &b = *ph.basis;
+        const bool   rotate =
+          sp.phase_id == phase_id && sp.steps < 256 &&
+          std::abs(t - sp.t - settings_.time_step) <= 1e-9 * settings_.time_step;
+        const auto N = b.omega.size();
+        sp.c.resize(N), sp.s.resize(N), q.resize(N), qd.resize(N);
+        for (Eigen::Index i = 0; i < N; ++i)
+          {
+            double c, s;
+            if (rotate)
+              c = sp.c[i] * b.step_cos[i] - sp.s[i] * b.step_sin[i], s = sp.s[i] * b.step_cos[i] + sp.c[i] * b.step_sin[i];
+            else
+              c = std::cos(b.omega[i] * (t - ph.t0)), s = std::sin(b.omega[i] * (t - ph.t0));
+            sp.c[i] = c, sp.s[i] = s;
+            q[i]    = ph.alpha[i] * c + ph.beta[i] / b.omega[i] * s;
+            qd[i]   = ph.beta[i] * c - ph.alpha[i] * b.omega[i] * s;
+          }
+        sp.steps    = rotate ? sp.steps + 1 : 0;
+        sp.phase_id = phase_id;
+        sp.t        = t;
+        add_particular(b, t, q, qd);
+      }
+      void add_particular(const Basis &b, const double t, Vector &q, Vector &qd) const
+      {
+        for (std::size_t k = 0; k < force_.omega.size(); ++k)
+          {
+            const double x = force_.omega[k] * t + force_.phase[k];
+            q += b.particular.col(static_cast<Eigen::Index>(k)) * std::sin(x);
+            qd += b.particular.col(static_cast<Eigen::Index>(k)) * (force_.omega[k] * std::cos(x));
+          }
+      }
+      double watched_from(const Phase &ph, const Vector &q, const double t) const
+      {
+        const double F = force_.value(t);
+        return ph.basis->contact ? contact_force(ph, q, F) : gap(ph, q, F);
       }
 
       // q and q̇ of a phase at time t.
@@ -449,28 +511,24 @@ namespace vibroimpact::reference
         Vector       q, qd;
         coordinates(from, t, q, qd);
         const double F = force_.value(t), Fd = force_.rate(t);
-        // ⟨φ_new, s_F,old⟩ and ⟨φ_new, s_g,old⟩ in closed form.
-        Vector force_old(next.modes.size()), gap_old(next.modes.size());
-        for (std::size_t m = 0; m < next.modes.size(); ++m)
-          {
-            force_old[static_cast<Eigen::Index>(m)] = mass_product(d_, next.modes[m], old.per_force);
-            gap_old[static_cast<Eigen::Index>(m)]   = mass_product(d_, next.modes[m], old.from_gap);
-          }
+        // One pass over the projection matrix (memory bound at N = 2000) for both fields.
         const MatrixXd &G = old.contact ? free_coupled_ : coupled_free_;
-        const Vector    p = G * q +
-                         F * (force_old - next.force_product) + gap_old - next.gap_product;
-        const Vector    pd = G * qd +
-                          Fd * (force_old - next.force_product);
+        Vector          p = F * (next.other_force_product - next.force_product) + next.other_gap_product - next.gap_product;
+        Vector          pd = Fd * (next.other_force_product - next.force_product);
+        for (Eigen::Index j = 0; j < G.cols(); ++j)
+          {
+            p.noalias() += G.col(j) * q[j];
+            pd.noalias() += G.col(j) * qd[j];
+          }
         return start_phase(next, t, p, pd);
       }
 
       // The first time in (t_a, t_b] where the watched quantity crosses from positive to negative,
       // if any. `armed`: it has been positive since the phase began (a phase that starts at a
       // switch starts at zero and must first become positive).
-      std::optional<double> crossing(const Phase &ph, double t_a, double f_a, const double t_b, double &f_b,
+      std::optional<double> crossing(const Phase &ph, double t_a, double f_a, const double t_b, const double f_b,
                                      bool &armed) const
       {
-        f_b = watched(ph, t_b);
         if (armed && f_b >= 0)
           return std::nullopt;
         if (!armed)
@@ -569,9 +627,8 @@ namespace vibroimpact::reference
       const auto    P = static_cast<Eigen::Index>(model_.probes.size());
       Vector        gaps(1), forces(1), impulses(1), probe_u(P), probe_v(P), u, v;
 
-      const auto report = [&](const double t, const bool frame, const bool dofs) {
+      const auto report = [&](const double t, const bool frame, const bool dofs) { // at q, qd of t
         const Basis &b = *phase.basis;
-        coordinates(phase, t, q, qd);
         const double F = force_.value(t), Fd = force_.rate(t);
         gaps[0]        = b.contact ? 0.0 : gap(phase, q, F);
         forces[0]      = b.contact ? contact_force(phase, q, F) : 0.0;
@@ -606,13 +663,17 @@ namespace vibroimpact::reference
         return kinetic + potential;
       };
 
+      Sampler       sampler;
+      unsigned long phase_id = 0;
+      sample(sampler, phase, phase_id, 0.0, q, qd);
       report(0.0, control.frame_interval > 0, true);
-      double t_prev = 0.0, f_prev = watched(phase, 0.0), final_energy = initial_energy;
+      double t_prev = 0.0, f_prev = watched_from(phase, q, 0.0), final_energy = initial_energy;
       for (unsigned long k = 1; k <= n_steps; ++k)
         {
           const double t = std::min(k * h, control.final_time);
           auto         sampling_start = clock::now();
-          double       f_next         = 0.0;
+          sample(sampler, phase, phase_id, t, q, qd);
+          double f_next = watched_from(phase, q, t);
           while (const auto t_switch = crossing(phase, t_prev, f_prev, t, f_next, armed))
             {
               seconds_sampling += elapsed(sampling_start);
@@ -658,6 +719,9 @@ namespace vibroimpact::reference
               armed  = false;
               t_prev = ts;
               f_prev = watched(phase, ts);
+              ++phase_id;
+              sample(sampler, phase, phase_id, t, q, qd); // the new phase at the grid point
+              f_next = watched_from(phase, q, t);
               seconds_switching += elapsed(switch_start);
               sampling_start = clock::now();
             }
