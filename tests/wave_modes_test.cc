@@ -13,7 +13,14 @@
 
 #include "test_support.h"
 
+#include <sys/wait.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <iomanip>
 #include <iostream>
 
@@ -117,10 +124,12 @@ namespace
   ContactPhase first_contact(const integrators::ResponseHistory &h)
   {
     const auto &events = h.events();
-    EXPECT_GE(events.size(), 2u);
+    EXPECT_GE(events.size(), 3u);
     EXPECT_EQ(events[0].kind, integrators::ContactEvent::Kind::impact);
-    EXPECT_EQ(events[1].kind, integrators::ContactEvent::Kind::separation);
-    ContactPhase c{events[0].time, events[1].time, 0.0, events[1].impulse};
+    EXPECT_EQ(events[1].kind, integrators::ContactEvent::Kind::sticking_start);
+    EXPECT_EQ(events[2].kind, integrators::ContactEvent::Kind::separation);
+    EXPECT_EQ(events[0].impulse, events[2].impulse); // the episode's, on both
+    ContactPhase c{events[0].time, events[2].time, 0.0, events[2].impulse};
     const auto   t = h.times(), f = h.column("force_tip");
     for (std::size_t k = 0; k < t.size(); ++k)
       if (t[k] >= c.start && t[k] <= c.end)
@@ -238,4 +247,34 @@ TEST(WaveModes, FirstContactConvergesWithTheNumberOfModes)
         << i;
     }
   EXPECT_LT(std::abs(phases.back().end - phases[phases.size() - 2].end), 1e-7); // 0.1 µs
+}
+
+// A model the wave modes cannot represent is refused before anything runs: exit 2 and one line
+// naming the file and the offending entry.
+TEST(WaveModes, RejectsWhatItCannotRepresent)
+{
+  const std::string out = (std::filesystem::temp_directory_path() / "vibroimpact-wave-modes-reject").string();
+  const std::vector<std::pair<std::string, std::string>> cases{
+    {"cantilever_on_rod", "-s 'Body beam/Left end=pinned'|Body beam/Left end"},
+    {"cantilever_on_rod", "-s 'Damping/Rayleigh mass coefficient=1'|Damping"},
+    {"cantilever_on_rod", "-s 'Contact tip/Position=0.5'|Contact tip/Position"},
+    {"cantilever_on_rod_forced", "-s 'Load tip_force/Position=0.5'|Load tip_force/Distribution"},
+    {"pinned_beam_obstacle", "|Body beam/Left end"}};
+  for (const auto &[example, spec] : cases)
+    {
+      const auto        bar       = spec.find('|');
+      const std::string overrides = spec.substr(0, bar), parameter = spec.substr(bar + 1);
+      const std::string err       = out + ".err";
+      const std::string command   = std::string(VIBROIMPACT_CLI) + " simulate " + test_cases::example(example) +
+                                  " -s 'Simulation/Solver=wave-modes' " + overrides + " -q -o " + out + " 2> " + err;
+      const int status = std::system(command.c_str());
+      std::ifstream     in(err);
+      std::stringstream text;
+      text << in.rdbuf();
+      const std::string message = text.str();
+      EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2) << example << " " << overrides;
+      EXPECT_NE(message.find("case.prm: " + parameter + ":"), std::string::npos) << message;
+      EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
+      EXPECT_FALSE(std::filesystem::exists(out));
+    }
 }

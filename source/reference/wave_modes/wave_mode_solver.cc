@@ -70,7 +70,7 @@ namespace vibroimpact::reference
                              "lumped masses, springs or dashpots cannot be represented: " + why);
       const bool damped = m.damping.nonZeros() > 0 && m.damping.coeffs().cwiseAbs().maxCoeff() > 0;
       if (damped || !m.modal_damping.empty())
-        throw io::InputError(file, "Damping/Rayleigh mass", "the wave modes are undamped: remove the damping");
+        throw io::InputError(file, "Damping", "the wave modes are undamped: remove the damping (Rayleigh coefficients, modal ratios)");
       if (m.contacts.size() != 1)
         throw io::InputError(file, "Wave modes/Number of modes",
                              "the model has " + std::to_string(m.contacts.size()) + " contacts: " + why);
@@ -663,6 +663,37 @@ namespace vibroimpact::reference
         return kinetic + potential;
       };
 
+      // Each contact phase as the time steppers report a contact episode: an impact carrying the
+      // episode's impulse (the force is finite: no impulse at an instant), a sticking start at
+      // the same time (the contact persists), a separation where the force returns to zero.
+      // They are sent when the episode ends, so the impact knows its impulse.
+      ContactEvent pending_impact;
+      pending_impact.kind = ContactEvent::Kind::impact;
+      pending_impact.time = -1.0;
+      if (phase.basis->contact) // touching at t = 0: an episode without an impact
+        pending_impact.time = 0.0;
+      bool initial_episode = phase.basis->contact;
+      const auto close_episode = [&](const double end, const double episode) {
+        if (!initial_episode)
+          {
+            pending_impact.impulse = episode;
+            observer.event(pending_impact);
+          }
+        ContactEvent e;
+        e.kind = ContactEvent::Kind::sticking_start;
+        e.time = pending_impact.time;
+        observer.event(e);
+        if (end >= 0)
+          {
+            e.kind    = ContactEvent::Kind::separation;
+            e.time    = end;
+            e.impulse = episode;
+            observer.event(e);
+          }
+        pending_impact.time = -1.0;
+        initial_episode     = false;
+      };
+
       Sampler       sampler;
       unsigned long phase_id = 0;
       sample(sampler, phase, phase_id, 0.0, q, qd);
@@ -690,22 +721,18 @@ namespace vibroimpact::reference
               const double before = energy_of(phase, ts);
               Vector       qs, qds;
               coordinates(phase, ts, qs, qds);
-              ContactEvent event;
-              event.time    = ts;
-              event.contact = 0;
               const double work_before = phase.work0 + before - phase.energy0;
               if (phase.basis->contact)
                 {
                   const double episode = contact_impulse(phase, ts);
                   closed_impulse += episode;
                   contact_time += ts - phase.t0;
-                  event.kind    = ContactEvent::Kind::separation;
-                  event.impulse = episode;
+                  close_episode(ts, episode);
                 }
               else
                 {
-                  event.kind         = ContactEvent::Kind::impact;
-                  event.pre_velocity = gap_rate(phase, qds, force_.rate(ts));
+                  pending_impact.time         = ts;
+                  pending_impact.pre_velocity = gap_rate(phase, qds, force_.rate(ts));
                   ++summary.impacts;
                 }
               phase               = switch_phase(phase, ts);
@@ -714,7 +741,6 @@ namespace vibroimpact::reference
               const double change = phase.energy0 - before;
               switch_loss -= change;
               largest_change = std::max(largest_change, std::abs(change));
-              observer.event(event);
               ++switches;
               armed  = false;
               t_prev = ts;
@@ -733,9 +759,14 @@ namespace vibroimpact::reference
           seconds_sampling += elapsed(sampling_start);
         }
       if (phase.basis->contact)
-        contact_time += control.final_time - phase.t0;
+        {
+          contact_time += control.final_time - phase.t0;
+          if (pending_impact.time >= 0)
+            close_episode(-1.0, contact_impulse(phase, control.final_time));
+        }
 
       summary.steps          = n_steps;
+      summary.sticking_time  = contact_time;
       summary.initial_energy = initial_energy;
       summary.final_energy   = final_energy;
       const double work      = force_.acts() ? phase.work0 + final_energy - phase.energy0 : 0.0;
