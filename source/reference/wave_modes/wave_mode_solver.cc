@@ -616,7 +616,7 @@ namespace vibroimpact::reference
       };
       phase.energy0               = energy_of(phase, 0.0);
       const double initial_energy = phase.energy0;
-      double       switch_loss = 0.0, largest_change = 0.0, closed_impulse = 0.0, impulse_at_row = 0.0;
+      double       switch_loss = 0.0, largest_change = 0.0, largest_relative_change = 0.0, closed_impulse = 0.0, impulse_at_row = 0.0;
       double       contact_time = 0.0, seconds_switching = 0.0, seconds_sampling = 0.0;
       unsigned long switches = 0, grazes = 0;
       double        last_switch_time = -1.0;
@@ -741,6 +741,8 @@ namespace vibroimpact::reference
               const double change = phase.energy0 - before;
               switch_loss -= change;
               largest_change = std::max(largest_change, std::abs(change));
+              largest_relative_change =
+                std::max(largest_relative_change, std::abs(change) / std::max(before, std::numeric_limits<double>::min()));
               ++switches;
               armed  = false;
               t_prev = ts;
@@ -779,15 +781,16 @@ namespace vibroimpact::reference
                           {"contact time [s]", contact_time},
                           {"energy lost at switches [J]", switch_loss},
                           {"largest energy change at a switch [J]", largest_change},
+                          {"largest relative energy change at a switch", largest_relative_change},
                           {"roots and shapes [s]", seconds_roots_},
                           {"projection matrix [s]", seconds_projections_},
                           {"switching [s]", seconds_switching},
                           {"sampling [s]", seconds_sampling}};
-      if (initial_energy > 0 && largest_change > 1e-3 * initial_energy)
+      if (largest_relative_change > 1e-3)
         {
           std::ostringstream w;
-          w << "a switch changed the energy by " << largest_change / initial_energy
-            << " of the initial energy (truncation of the projection: more modes reduce it)";
+          w << "a switch changed the energy by " << largest_relative_change
+            << " of the energy before it (the projection on the other truncated basis: more modes reduce it)";
           summary.warnings.push_back(w.str());
         }
       return summary;
