@@ -533,7 +533,12 @@ namespace vibroimpact::reference
           return std::nullopt;
         if (!armed)
           { // Scan the interval finer until the quantity is positive, then look for its crossing.
-            constexpr int M = 32;
+            // If it never is, the phase cannot hold (a gap that never opens after a separation,
+            // a force that never builds after a contact: the truncated series is inconsistent at
+            // the switch): it ends at the first scan point that shows it, so time moves on by
+            // at least h/32 per such graze and two grazes cannot alternate at one instant.
+            constexpr int M             = 32;
+            double        first_negative = -1.0;
             for (int j = 1; j <= M; ++j)
               {
                 const double t = t_a + (t_b - t_a) * j / M, f = j == M ? f_b : watched(ph, t);
@@ -541,8 +546,12 @@ namespace vibroimpact::reference
                   return locate(ph, t_a, f_a, t, f);
                 if (f > 0)
                   armed = true;
+                else if (f < 0 && !armed && first_negative < 0)
+                  first_negative = t;
                 t_a = t, f_a = f;
               }
+            if (!armed && first_negative >= 0)
+              return first_negative;
             return std::nullopt;
           }
         return locate(ph, t_a, f_a, t_b, f_b);
@@ -619,6 +628,7 @@ namespace vibroimpact::reference
       double       switch_loss = 0.0, largest_change = 0.0, largest_relative_change = 0.0, closed_impulse = 0.0, impulse_at_row = 0.0;
       double       contact_time = 0.0, seconds_switching = 0.0, seconds_sampling = 0.0;
       unsigned long switches = 0, grazes = 0;
+      double        peak_force = 0.0, peak_force_time = 0.0, largest_energy = 0.0;
       double        last_switch_time = -1.0;
 
       const double  h       = settings_.time_step;
@@ -754,10 +764,15 @@ namespace vibroimpact::reference
               sampling_start = clock::now();
             }
           t_prev = t, f_prev = f_next;
+          if (phase.basis->contact && f_next > peak_force) // at every sample, whatever rows are kept
+            peak_force = f_next, peak_force_time = t;
           const bool frame = control.frame_interval > 0 && frames.due(k);
           const bool row   = rows.due(k) || frame || k == n_steps;
           if (row)
-            final_energy = report(t, frame, k == n_steps);
+            {
+              final_energy   = report(t, frame, k == n_steps);
+              largest_energy = std::max(largest_energy, final_energy);
+            }
           seconds_sampling += elapsed(sampling_start);
         }
       if (phase.basis->contact)
@@ -773,12 +788,15 @@ namespace vibroimpact::reference
       summary.final_energy   = final_energy;
       const double work      = force_.acts() ? phase.work0 + final_energy - phase.energy0 : 0.0;
       summary.balance_error  = final_energy - initial_energy - work + switch_loss;
+      // Relative to the largest energy the run held (a forced run may start at rest: E0 = 0).
       summary.relative_balance_error =
-        summary.balance_error / std::max(std::abs(initial_energy), std::numeric_limits<double>::min());
+        summary.balance_error / std::max({std::abs(initial_energy), largest_energy, std::numeric_limits<double>::min()});
       summary.wall_time = elapsed(wall_start) + seconds_roots_ + seconds_projections_;
       summary.counters  = {{"modes", double(settings_.n_modes)},
                           {"switches", double(switches)},
                           {"contact time [s]", contact_time},
+                          {"largest sampled contact force [N]", peak_force},
+                          {"time of the largest contact force [s]", peak_force_time},
                           {"energy lost at switches [J]", switch_loss},
                           {"largest energy change at a switch [J]", largest_change},
                           {"largest relative energy change at a switch", largest_relative_change},
