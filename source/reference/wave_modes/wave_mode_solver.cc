@@ -537,8 +537,13 @@ namespace vibroimpact::reference
             // a force that never builds after a contact: the truncated series is inconsistent at
             // the switch): it ends at the first scan point that shows it, so time moves on by
             // at least h/32 per such graze and two grazes cannot alternate at one instant.
-            constexpr int M             = 32;
-            double        first_negative = -1.0;
+            // 32 points to a full step; fewer for what is left of a step after a switch, so that
+            // grazes cannot close in on the grid point in ever smaller steps; none when the switch
+            // fell on the grid point itself (the next step is scanned instead).
+            if (t_b - t_a <= 1e-9 * settings_.time_step)
+              return std::nullopt;
+            const int M = std::clamp(static_cast<int>(std::ceil(32 * (t_b - t_a) / settings_.time_step - 1e-9)), 1, 32);
+            double    first_negative = -1.0;
             for (int j = 1; j <= M; ++j)
               {
                 const double t = t_a + (t_b - t_a) * j / M, f = j == M ? f_b : watched(ph, t);
