@@ -347,18 +347,27 @@ TEST(WaveModes, ForcedBeamOnRodCarriesTheStaticForceAndBalancesTheExternalWork)
 }
 
 // Complementarity through the chatter of the forced case (thousands of switches by 0.2 s): apart
-// the gap is never negative, in contact the force never pulls. A phase whose quantity never
-// turns positive after its switch (the truncated series inconsistent at that instant) must end,
-// not run on with the tip inside the rod.
+// the gap is not negative, in contact the force does not pull. The truncated series can be
+// inconsistent at a switch (the new phase's gap or force negative from its start); such a phase
+// must end within one sampling step, not run on with the tip inside the rod.
 TEST(WaveModes, ForcedChatterNeverPenetratesNorPulls)
 {
   const auto h = wave_run("cantilever_on_rod_forced", {"Simulation/Final time=0.2", "Simulation/Output interval=1e-5",
                                                        "Wave modes/Number of modes=100"});
   const auto t = h.times(), gap = h.column("gap_tip"), force = h.column("force_tip");
   EXPECT_GT(h.impacts().size(), 500u);
+  const double step = 3e-7; // the example's Wave modes/Time step
+  std::size_t  e    = 0, violations = 0;
   for (std::size_t k = 0; k < t.size(); ++k)
     {
-      ASSERT_GE(gap[k], -1e-15) << "t = " << t[k];
-      ASSERT_GE(force[k], -1e-12) << "t = " << t[k];
+      for (; e < h.events().size() && h.events()[e].time <= t[k]; ++e)
+        ;
+      const double since_switch = e > 0 ? t[k] - h.events()[e - 1].time : t[k];
+      if (gap[k] < -1e-15 || force[k] < -1e-12)
+        {
+          ++violations;
+          ASSERT_LE(since_switch, step * (1 + 1e-9)) << "t = " << t[k] << ": gap " << gap[k] << ", force " << force[k];
+        }
     }
+  std::cout << violations << " of " << t.size() << " rows within a step of an inconsistent switch\n";
 }
