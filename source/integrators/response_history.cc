@@ -72,22 +72,28 @@ namespace vibroimpact::integrators
     // per-contact and per-probe columns hold copies of those rows (the history outlives nothing).
     functions_.resize(names_.size());
     std::size_t column = energy_columns.size();
-    for (const auto &c : model.contacts)
+    for (std::size_t c = 0; c < model.contacts.size(); ++c)
       {
-        const model::SparseRow row  = c.row;
-        const double           gap0 = c.gap0;
-        functions_[column]          = [row, gap0](const ResponseSample &s) { return gap0 + row.dot(*s.u); };
+        const model::SparseRow row  = model.contacts[c].row;
+        const double           gap0 = model.contacts[c].gap0;
+        functions_[column]          = [row, gap0, c](const ResponseSample &s) {
+          return s.gap ? (*s.gap)[c] : gap0 + row.dot(*s.u);
+        };
         column += 3; // impulse and force: filled in sample()
       }
-    for (const auto &p : model.probes)
+    for (std::size_t k = 0; k < model.probes.size(); ++k)
       {
-        const model::SparseRow row = p.row;
-        functions_[column++]       = [row](const ResponseSample &s) { return row.dot(*s.u); };
+        const model::SparseRow row = model.probes[k].row;
+        functions_[column++]       = [row, k](const ResponseSample &s) {
+          return s.probe_u ? (*s.probe_u)[k] : row.dot(*s.u);
+        };
       }
-    for (const auto &p : model.probes)
+    for (std::size_t k = 0; k < model.probes.size(); ++k)
       {
-        const model::SparseRow row = p.row;
-        functions_[column++]       = [row](const ResponseSample &s) { return row.dot(*s.v); };
+        const model::SparseRow row = model.probes[k].row;
+        functions_[column++]       = [row, k](const ResponseSample &s) {
+          return s.probe_v ? (*s.probe_v)[k] : row.dot(*s.v);
+        };
       }
   }
 
@@ -129,8 +135,10 @@ namespace vibroimpact::integrators
       if (functions_[k])
         row[k] = functions_[k](s);
     rows_.push_back(std::move(row));
-    final_u_ = *s.u;
-    final_v_ = *s.v;
+    if (s.u)
+      final_u_ = *s.u;
+    if (s.v)
+      final_v_ = *s.v;
   }
 
   void ResponseHistory::event(const ContactEvent &event)

@@ -60,7 +60,7 @@ namespace vibroimpact::structure
         for (const auto &body : description.bodies)
           {
             offsets_.push_back(n_dofs_);
-            bodies_.push_back(make_body(body, description.filename, directory));
+            bodies_.push_back(std::shared_ptr<const Body>(make_body(body, description.filename, directory)));
             n_dofs_ += bodies_.back()->n_dofs();
           }
       }
@@ -122,7 +122,7 @@ namespace vibroimpact::structure
 
     private:
       const CaseDescription             &description_;
-      std::vector<std::unique_ptr<Body>> bodies_;
+      std::vector<std::shared_ptr<const Body>> bodies_; // shared: the continuum's rows keep them
       std::vector<unsigned int>          offsets_;
       unsigned int                       n_dofs_ = 0;
     };
@@ -276,25 +276,20 @@ namespace vibroimpact::structure
 
     // The closed-form modes of a lone uniform pinned–pinned beam (nothing attached: no masses,
     // springs or dampers), interpolated at its DoFs: the closure keeps only each DoF's
-    // coordinate and kind, not the mesh.
-    model::ExactModes exact_modes(const Assembly &assembly, const CaseDescription &description)
+    // coordinate and kind (from the model's continuum description), not the mesh.
+    model::ExactModes exact_modes(const model::StructuralModel &m)
     {
-      if (assembly.bodies().size() != 1 || !description.elements.empty())
+      using Body = model::ContinuumBody;
+      const auto &bodies = m.continuum.bodies;
+      if (bodies.size() != 1 || m.continuum.n_lumped_elements != 0)
         return {};
-      const Body &body = *assembly.bodies().front();
-      const auto &d    = body.description();
-      if (d.type != BodyType::beam || d.left != EndCondition::pinned || d.right != EndCondition::pinned)
+      const Body &beam = bodies.front();
+      if (beam.type != Body::Type::beam || beam.left != Body::End::pinned || beam.right != Body::End::pinned)
         return {};
-      const Vector value_x = body.interpolate([](double x) { return x; }, [](double) { return 0.0; });
-      const Vector slope_x = body.interpolate([](double) { return 0.0; }, [](double x) { return x; });
-      const auto   kinds   = body.dof_kinds();
       std::vector<std::pair<double, bool>> dofs; // (x, is slope)
-      for (std::size_t i = 0; i < kinds.size(); ++i)
-        {
-          const bool slope = kinds[i] == model::DofKind::slope;
-          dofs.emplace_back(slope ? slope_x[i] : value_x[i], slope);
-        }
-      const double L = d.length, rhoA = d.mass_per_length, c = std::sqrt(d.stiffness / rhoA);
+      for (std::size_t i = 0; i < beam.dof_coordinates.size(); ++i)
+        dofs.emplace_back(beam.dof_coordinates[i], m.dof_kinds[beam.first_dof + i] == model::DofKind::slope);
+      const double L = beam.length, rhoA = beam.mass_per_length, c = std::sqrt(beam.stiffness / rhoA);
       return {"pinned-pinned beam", [dofs, L, rhoA, c](const unsigned int n, Vector &omegas, Eigen::MatrixXd &shapes) {
                 const double amplitude = std::sqrt(2 / (rhoA * L));
                 omegas.resize(n);
@@ -424,6 +419,75 @@ namespace vibroimpact::structure
           throw io::InputError(description.filename, "Body " + largest_body + "/Number of elements", reason.str());
         }
     }
+
+    model::ContinuumBody::End continuum_end(const EndCondition end)
+    {
+      switch (end)
+        {
+          case EndCondition::pinned:
+            return model::ContinuumBody::End::pinned;
+          case EndCondition::clamped:
+            return model::ContinuumBody::End::clamped;
+          case EndCondition::sliding:
+            return model::ContinuumBody::End::sliding;
+          case EndCondition::free:
+          default:
+            return model::ContinuumBody::End::free;
+        }
+    }
+
+    // The bodies as continua (for the wave-mode reference): data, ends, where the DoFs sit, and
+    // a row closure that keeps the body (not the assembly) alive.
+    model::Continuum make_continuum(const Assembly &assembly, const CaseDescription &description)
+    {
+      model::Continuum continuum;
+      continuum.n_lumped_elements = static_cast<unsigned int>(description.elements.size());
+      for (std::size_t b = 0; b < assembly.bodies().size(); ++b)
+        {
+          const auto  body = assembly.bodies()[b];
+          const auto &d    = body->description();
+          model::ContinuumBody c;
+          c.name            = d.name;
+          c.type            = d.type == BodyType::beam ? model::ContinuumBody::Type::beam :
+                              d.type == BodyType::rod  ? model::ContinuumBody::Type::rod :
+                                                         model::ContinuumBody::Type::mass;
+          c.length          = body->length();
+          c.stiffness       = d.stiffness;
+          c.mass_per_length = d.mass_per_length;
+          c.left            = continuum_end(d.left);
+          c.right           = continuum_end(d.right);
+          c.lumped_mass     = d.lumped_mass;
+          c.first_dof       = assembly.offset(b);
+          c.n_dofs          = body->n_dofs();
+          if (d.type != BodyType::mass)
+            {
+              const Vector value_x = body->interpolate([](double x) { return x; }, [](double) { return 0.0; });
+              const Vector slope_x = body->interpolate([](double) { return 0.0; }, [](double x) { return x; });
+              const auto   kinds   = body->dof_kinds();
+              for (std::size_t i = 0; i < kinds.size(); ++i)
+                c.dof_coordinates.push_back(kinds[i] == model::DofKind::slope ? slope_x[i] : value_x[i]);
+              c.element_boundaries = body->sample_coordinates(1);
+            }
+          else
+            c.dof_coordinates = {0.0};
+          const unsigned int offset = assembly.offset(b), n = assembly.n_dofs();
+          c.displacement_row        = [body, offset, n](double x) {
+            SparseRow row(n);
+            for (const auto &[dof, weight] : body->displacement_row(std::clamp(x, 0.0, body->length())))
+              row.coeffRef(offset + dof) += weight;
+            return row;
+          };
+          continuum.bodies.push_back(std::move(c));
+        }
+      return continuum;
+    }
+
+    model::BodyPoint body_point(const Assembly &assembly, const PointOnBody &point)
+    {
+      if (point.is_ground())
+        return {};
+      return {static_cast<int>(assembly.body_index(point.body, "")), point.x};
+    }
   } // namespace
 
   model::StructuralModel build_model(const CaseDescription &description)
@@ -489,11 +553,14 @@ namespace vibroimpact::structure
                             "': their gap can never change" :
                           "the contact's two points cannot move relative to each other");
         m.contacts.push_back(model::Contact{contact.name, r, contact.gap, contact.restitution,
-                                            assembly.location(contact.point)});
+                                            assembly.location(contact.point), body_point(assembly, contact.point),
+                                            body_point(assembly, contact.other),
+                                            contact.side == ContactSide::above ? -1.0 : 1.0});
       }
 
     for (const auto &probe : description.probes)
-      m.probes.push_back(model::Probe{probe.name, assembly.row(probe.point, "Probe " + probe.name, "Body", "Position")});
+      m.probes.push_back(model::Probe{probe.name, assembly.row(probe.point, "Probe " + probe.name, "Body", "Position"),
+                                      body_point(assembly, probe.point)});
 
     for (const auto &load : description.loads)
       {
@@ -525,7 +592,11 @@ namespace vibroimpact::structure
         if (!spatial.allFinite())
           assembly.fail(section + "/" + (load.distribution == LoadDistribution::expression ? "Expression" : "Amplitude"),
                         "the load vector is not finite (nan or inf)");
-        m.loads.push_back(model::LoadTerm{load.name, spatial, time_function(load)});
+        model::BodyPoint point;
+        if (load.distribution != LoadDistribution::gravity)
+          point = body_point(assembly, load.point);
+        m.loads.push_back(model::LoadTerm{load.name, spatial, time_function(load),
+                                          load.distribution == LoadDistribution::point, point});
       }
 
     const auto &d = description.damping;
@@ -546,7 +617,8 @@ namespace vibroimpact::structure
     m.geometry = make_geometry(assembly, description);
     set_initial_state(m, assembly, description);
     check_finite_initial_state(m, assembly, description);
-    m.exact_modes = exact_modes(assembly, description);
+    m.continuum   = make_continuum(assembly, description);
+    m.exact_modes = exact_modes(m);
 
     // A solver cannot start inside an obstacle: the impact law would act on a closed gap that
     // never opens. Zero (resting on the stop) is fine.

@@ -53,6 +53,12 @@ namespace vibroimpact::integrators
     // stuck contact, zero between impacts of an event-driven solver; a penalty force); null:
     // the history takes the mean force over the row, impulse / row span (time steppers).
     const Vector *contact_force = nullptr;
+    // Solvers that know the continuous fields (the wave-mode reference) give the gaps and the
+    // probes' u and v directly; null: the history reads them through the rows from u and v.
+    // With all three given, u and v may be null except at frames and at the final sample.
+    const Vector *gap     = nullptr;
+    const Vector *probe_u = nullptr;
+    const Vector *probe_v = nullptr;
     EnergyTerms   energy;
     bool          frame = false;   // also a VTK frame time
   };

@@ -35,11 +35,23 @@ namespace vibroimpact::model
     double value(double t) const;
   };
 
+  // Where something acts on the continuous structure: a body (index into
+  // StructuralModel::continuum.bodies; negative: the ground) and the coordinate x along it.
+  struct BodyPoint
+  {
+    int    body = -1;
+    double x    = 0.0;
+
+    bool on_ground() const { return body < 0; }
+  };
+
   struct LoadTerm
   {
     std::string  name;
     Vector       spatial; // n entries
     TimeFunction time;
+    bool         concentrated = false; // a point force (at `point`); otherwise distributed
+    BodyPoint    point;                // the point force's point; the body of a distributed load
   };
 
   // Unilateral contact: gap g = gap0 + row . u >= 0 (positive is open), contact velocity
@@ -51,6 +63,10 @@ namespace vibroimpact::model
     double      gap0        = 0.0;
     double      restitution = 1.0; // Newton's e in [0, 1]
     std::array<double, 3> location{{0, 0, 0}}; // reference position, for output only
+    // The same contact on the continuum: g = gap0 + side (w(point) − w(other)), side = +1 when
+    // the other body (or the ground) lies below, −1 above.
+    BodyPoint point, other;
+    double    side = 1.0;
   };
 
   // A named point whose displacement is row . u and velocity row . v.
@@ -58,6 +74,7 @@ namespace vibroimpact::model
   {
     std::string name;
     SparseRow   row;
+    BodyPoint   point; // where it reads, on the continuum
   };
 
   // What each degree of freedom is, so that solvers can treat values and slopes differently
@@ -109,6 +126,44 @@ namespace vibroimpact::model
     bool available() const { return static_cast<bool>(compute); }
   };
 
+  // The continuous bodies behind the discretisation, for solvers that work on the continuum
+  // rather than on M and K (the wave-mode reference): each body's data and end conditions, where
+  // its DoFs sit, where its finite-element field is polynomial, and the row that evaluates that
+  // field at any x. Plain data plus one closure: no mesh.
+  struct ContinuumBody
+  {
+    enum class Type
+    {
+      beam, // Euler–Bernoulli: stiffness EI, deflection
+      rod,  // St Venant: stiffness EA, axial displacement
+      mass  // a rigid point mass (mass_per_length holds its mass)
+    };
+    enum class End
+    {
+      free,
+      pinned,
+      clamped, // a rod's fixed end
+      sliding
+    };
+    std::string  name;
+    Type         type            = Type::beam;
+    double       length          = 0.0;
+    double       stiffness       = 0.0;
+    double       mass_per_length = 0.0;
+    End          left = End::free, right = End::free;
+    bool         lumped_mass = false;
+    unsigned int first_dof = 0, n_dofs = 0;     // its slice of the global DoF vector
+    std::vector<double> dof_coordinates;        // x of each of its DoFs (kind: dof_kinds)
+    std::vector<double> element_boundaries;     // the FE field is a polynomial between two
+    std::function<SparseRow(double x)> displacement_row; // global row of the field at x
+  };
+
+  struct Continuum
+  {
+    std::vector<ContinuumBody> bodies; // in the order of the case file
+    unsigned int n_lumped_elements = 0; // masses, springs and dashpots on or between bodies
+  };
+
   struct StructuralModel
   {
     std::string  name;
@@ -129,6 +184,7 @@ namespace vibroimpact::model
 
     OutputGeometry geometry;
     ExactModes     exact_modes;
+    Continuum      continuum;
 
     Eigen::Index n_dofs() const { return mass.rows(); }
 

@@ -1,0 +1,876 @@
+// The wave-mode reference as a registered solver ("wave-modes"): phases in contact (coupled
+// beam–rod modes) and apart (cantilever and rod modes), closed-form time functions, switches
+// located by TOMS 748 between samples, the state projected on the new basis with the mass inner
+// product (doc/wave_modes.md).
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/parameter_section.h>
+#include <vibroimpact/reference/wave_mode_solver.h>
+
+#include <boost/math/tools/roots.hpp>
+
+#include <Eigen/Dense>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+
+namespace vibroimpact::reference
+{
+  using integrators::ContactEvent;
+  using integrators::ResponseObserver;
+  using integrators::ResponseSample;
+  using integrators::RunControl;
+  using integrators::RunSummary;
+  using Eigen::MatrixXd;
+  using Vector = Eigen::VectorXd;
+
+  namespace
+  {
+    using Body = model::ContinuumBody;
+
+    // Which continuum bodies are the beam and the rod, and how the contact and the tip load sit on
+    // them. Filled by inspect(); every mismatch is an io::InputError.
+    struct Layout
+    {
+      int         beam = -1, rod = -1;
+      double      side = 1.0; // g = gap0 + side (y(L) − u(l))
+      double      gap0 = 0.0;
+      BeamRodData data;
+    };
+
+    Layout inspect(const model::StructuralModel &m, const std::string &file)
+    {
+      const std::string why = "the wave modes represent exactly one clamped-free beam whose free tip touches the "
+                              "free end of one fixed-free rod";
+      Layout            layout;
+      const auto       &bodies = m.continuum.bodies;
+      for (std::size_t b = 0; b < bodies.size(); ++b)
+        {
+          const auto       &body    = bodies[b];
+          const std::string section = "Body " + body.name + "/";
+          if (body.type == Body::Type::mass)
+            throw io::InputError(file, section + "Type", "a point mass: " + why);
+          int &slot = body.type == Body::Type::beam ? layout.beam : layout.rod;
+          if (slot >= 0)
+            throw io::InputError(file, section + "Type", "a second " +
+                                   std::string(body.type == Body::Type::beam ? "beam" : "rod") + ": " + why);
+          slot = static_cast<int>(b);
+          if (body.left != Body::End::clamped)
+            throw io::InputError(file, section + "Left end", "must be clamped (fixed): " + why);
+          if (body.right != Body::End::free)
+            throw io::InputError(file, section + "Right end", "must be free: " + why);
+        }
+      if (layout.beam < 0 || layout.rod < 0)
+        throw io::InputError(file, "Wave modes/Number of modes", "the model has no " +
+                               std::string(layout.beam < 0 ? "beam" : "rod") + ": " + why);
+      if (m.continuum.n_lumped_elements > 0)
+        throw io::InputError(file, "Wave modes/Number of modes",
+                             "lumped masses, springs or dashpots cannot be represented: " + why);
+      const bool damped = m.damping.nonZeros() > 0 && m.damping.coeffs().cwiseAbs().maxCoeff() > 0;
+      if (damped || !m.modal_damping.empty())
+        throw io::InputError(file, "Damping", "the wave modes are undamped: remove the damping (Rayleigh coefficients, modal ratios)");
+      if (m.contacts.size() != 1)
+        throw io::InputError(file, "Wave modes/Number of modes",
+                             "the model has " + std::to_string(m.contacts.size()) + " contacts: " + why);
+      const auto       &contact  = m.contacts.front();
+      const std::string csection = "Contact " + contact.name + "/";
+      const auto        at_tip   = [&](const model::BodyPoint &p, int body) {
+        return p.body == body && std::abs(p.x - bodies[body].length) <= 1e-9 * bodies[body].length;
+      };
+      if (at_tip(contact.point, layout.beam) && at_tip(contact.other, layout.rod))
+        layout.side = contact.side;
+      else if (at_tip(contact.point, layout.rod) && at_tip(contact.other, layout.beam))
+        layout.side = -contact.side;
+      else
+        throw io::InputError(file, csection + "Position", "the contact must join the beam's free tip and the rod's "
+                                                          "free end: " + why);
+      layout.gap0 = contact.gap0;
+      for (const auto &load : m.loads)
+        if (!load.concentrated || !at_tip(load.point, layout.beam))
+          throw io::InputError(file, "Load " + load.name + "/Distribution",
+                               "the wave modes take only a point force at the beam's free tip");
+      const auto &beam = bodies[layout.beam], &rod = bodies[layout.rod];
+      layout.data      = {beam.stiffness, beam.mass_per_length, beam.length,
+                          rod.stiffness,  rod.mass_per_length,  rod.length};
+      return layout;
+    }
+
+    // F(t) = constant + Σ A_k sin(Ω_k t + φ_k): every load of the model (all at the beam tip).
+    struct TipForce
+    {
+      double              constant = 0.0;
+      std::vector<double> amplitude, omega, phase;
+
+      explicit TipForce(const model::StructuralModel &m)
+      {
+        for (const auto &load : m.loads)
+          {
+            const auto &f = load.time;
+            switch (f.kind)
+              {
+                case model::TimeFunction::Kind::constant:
+                  constant += f.amplitude;
+                  break;
+                case model::TimeFunction::Kind::harmonic:
+                  add(f.amplitude, f.omega, f.phase);
+                  break;
+                case model::TimeFunction::Kind::random:
+                  for (std::size_t k = 0; k < f.omegas.size(); ++k) // cos x = sin(x + π/2)
+                    add(f.amplitude * std::sqrt(2.0 / f.omegas.size()), f.omegas[k], f.phases[k] + M_PI / 2);
+                  break;
+              }
+          }
+      }
+      void add(double a, double w, double p)
+      {
+        if (w == 0.0)
+          constant += a * std::sin(p);
+        else
+          amplitude.push_back(a), omega.push_back(w), phase.push_back(p);
+      }
+      bool   acts() const { return constant != 0.0 || !amplitude.empty(); }
+      double value(double t) const
+      {
+        double f = constant;
+        for (std::size_t k = 0; k < omega.size(); ++k)
+          f += amplitude[k] * std::sin(omega[k] * t + phase[k]);
+        return f;
+      }
+      double rate(double t) const
+      {
+        double f = 0.0;
+        for (std::size_t k = 0; k < omega.size(); ++k)
+          f += amplitude[k] * omega[k] * std::cos(omega[k] * t + phase[k]);
+        return f;
+      }
+      double integral(double a, double b) const
+      {
+        double f = constant * (b - a);
+        for (std::size_t k = 0; k < omega.size(); ++k)
+          f -= amplitude[k] / omega[k] * (std::cos(omega[k] * b + phase[k]) - std::cos(omega[k] * a + phase[k]));
+        return f;
+      }
+    };
+
+    // One set of modes with everything a phase evaluates: tip values, the quasi-static shapes
+    // (per unit tip force and from the gap), their mass products with the modes, the probes' and
+    // DoFs' mode values.
+    struct Basis
+    {
+      bool                  contact = false;
+      std::vector<WaveMode> modes;
+      Vector                omega, tip, rod_end, rod_strain; // Y(L), U(l), U'(l)
+      StaticShape           per_force, from_gap;
+      Vector                force_product, gap_product; // ⟨φ_m, s_F⟩, ⟨φ_m, s_g⟩
+      double                force_norm2 = 0.0;          // ⟨s_F, s_F⟩
+      MatrixXd              particular;                 // N × K: q_p = Σ_k R_mk sin(Ω_k t + φ_k)
+      MatrixXd              probe_values, dof_values;   // probes × N, DoFs × N
+      Vector                step_cos, step_sin;         // cos ω h, sin ω h: one sampling step
+      Vector                other_force_product, other_gap_product; // ⟨φ_m, s_F⟩, ⟨φ_m, s_g⟩ of the other basis
+      Vector                probe_static_force, probe_static_gap, dof_static_force, dof_static_gap;
+    };
+
+    struct Phase
+    {
+      const Basis *basis = nullptr;
+      double       t0    = 0.0;
+      Vector       alpha, beta; // homogeneous part: q = α cos ω(t − t0) + β/ω sin ω(t − t0)
+      double       energy0 = 0.0, work0 = 0.0, impulse0 = 0.0;
+    };
+
+    class WaveModeRun
+    {
+    public:
+      WaveModeRun(const model::StructuralModel &m, const WaveModeSettings &s, const Layout &layout)
+        : model_(m)
+        , settings_(s)
+        , layout_(layout)
+        , d_(layout.data)
+        , force_(m)
+      {
+        const auto start = clock::now();
+        free_.modes      = free_modes(d_, s.n_modes);
+        coupled_.modes   = coupled_modes(d_, s.n_modes);
+        coupled_.contact = true;
+        seconds_roots_   = elapsed(start);
+        const auto prepare_start = clock::now();
+        prepare(free_);
+        prepare(coupled_);
+        // The one projection matrix: coupled × free mass products (its transpose goes back).
+        for (auto [b, other] : {std::pair<Basis *, const Basis *>{&free_, &coupled_}, {&coupled_, &free_}})
+          {
+            b->other_force_product.resize(s.n_modes), b->other_gap_product.resize(s.n_modes);
+            for (unsigned int m = 0; m < s.n_modes; ++m)
+              {
+                b->other_force_product[m] = mass_product(d_, b->modes[m], other->per_force);
+                b->other_gap_product[m]   = mass_product(d_, b->modes[m], other->from_gap);
+              }
+          }
+        coupled_free_        = mass_products(d_, coupled_.modes, free_.modes);
+        free_coupled_        = coupled_free_.transpose();
+        seconds_projections_ = elapsed(prepare_start);
+      }
+
+      RunSummary run(const RunControl &control, ResponseObserver &observer);
+
+    private:
+      using clock = std::chrono::steady_clock;
+      static double elapsed(clock::time_point t0)
+      {
+        return std::chrono::duration<double>(clock::now() - t0).count();
+      }
+
+      const model::ContinuumBody &beam() const { return model_.continuum.bodies[layout_.beam]; }
+      const model::ContinuumBody &rod() const { return model_.continuum.bodies[layout_.rod]; }
+
+      // Mode and quasi-static values at a point on the beam or the rod (derivative d).
+      double mode_value(const WaveMode &m, const model::BodyPoint &p, unsigned int d) const
+      {
+        return p.body == layout_.beam ? m.beam(p.x, d, d_.L) : m.rod(p.x, d);
+      }
+      double static_value(const StaticShape &s, const model::BodyPoint &p, unsigned int d) const
+      {
+        if (p.body == layout_.beam)
+          return d == 0 ? s.c * (3 * d_.L * p.x * p.x - p.x * p.x * p.x) : s.c * (6 * d_.L * p.x - 3 * p.x * p.x);
+        return d == 0 ? s.e * p.x : s.e;
+      }
+
+      void prepare(Basis &b) const
+      {
+        const auto N = static_cast<Eigen::Index>(b.modes.size());
+        // Quasi-static shapes: per unit tip force, and from the gap (in contact: the tips tied
+        // with y(L) = u(l) − side gap0).
+        const double sg = layout_.side * layout_.gap0;
+        if (b.contact)
+          {
+            const double den = 6 * d_.EI * d_.l + 2 * d_.EA * std::pow(d_.L, 3);
+            b.per_force      = {d_.l / den, 2 * std::pow(d_.L, 3) / den};
+            b.from_gap.c     = -d_.EA * sg / den;
+            b.from_gap.e     = (2 * b.from_gap.c * std::pow(d_.L, 3) + sg) / d_.l;
+          }
+        else
+          b.per_force = {1 / (6 * d_.EI), 0.0};
+        b.force_norm2 = mass_product(d_, b.per_force, b.per_force);
+        b.omega.resize(N), b.tip.resize(N), b.rod_end.resize(N), b.rod_strain.resize(N);
+        b.force_product.resize(N), b.gap_product.resize(N);
+        b.particular.setZero(N, static_cast<Eigen::Index>(force_.omega.size()));
+        for (Eigen::Index i = 0; i < N; ++i)
+          {
+            const auto &m      = b.modes[i];
+            b.omega[i]         = m.omega;
+            b.tip[i]           = m.beam(d_.L, 0, d_.L);
+            b.rod_end[i]       = m.rod(d_.l, 0);
+            b.rod_strain[i]    = m.rod(d_.l, 1);
+            b.force_product[i] = mass_product(d_, m, b.per_force);
+            b.gap_product[i]   = mass_product(d_, m, b.from_gap);
+            for (std::size_t k = 0; k < force_.omega.size(); ++k)
+              {
+                const double W = force_.omega[k];
+                if (std::abs(m.omega - W) <= 1e-12 * m.omega)
+                  throw integrators::NumericalFailure("wave modes: the tip force's frequency " + std::to_string(W) +
+                                                      " rad/s resonates with a mode");
+                b.particular(i, static_cast<Eigen::Index>(k)) =
+                  b.force_product[i] * force_.amplitude[k] * W * W / (m.omega * m.omega - W * W);
+              }
+          }
+        b.step_cos = (b.omega * settings_.time_step).array().cos();
+        b.step_sin = (b.omega * settings_.time_step).array().sin();
+        const auto P = static_cast<Eigen::Index>(model_.probes.size());
+        b.probe_values.resize(P, N);
+        b.probe_static_force.resize(P), b.probe_static_gap.resize(P);
+        for (Eigen::Index p = 0; p < P; ++p)
+          {
+            const auto &point = model_.probes[p].point;
+            for (Eigen::Index i = 0; i < N; ++i)
+              b.probe_values(p, i) = mode_value(b.modes[i], point, 0);
+            b.probe_static_force[p] = static_value(b.per_force, point, 0);
+            b.probe_static_gap[p]   = static_value(b.from_gap, point, 0);
+          }
+        // The FE interpolation of the fields (values and slopes at the nodes), for frames.
+        const auto n = model_.n_dofs();
+        b.dof_values.setZero(n, N);
+        b.dof_static_force.setZero(n), b.dof_static_gap.setZero(n);
+        for (const int body : {layout_.beam, layout_.rod})
+          {
+            const auto &c = model_.continuum.bodies[body];
+            for (unsigned int i = 0; i < c.n_dofs; ++i)
+              {
+                const auto             row = c.first_dof + i;
+                const unsigned int     der = model_.dof_kinds[row] == model::DofKind::slope ? 1 : 0;
+                const model::BodyPoint point{body, c.dof_coordinates[i]};
+                for (Eigen::Index j = 0; j < N; ++j)
+                  b.dof_values(row, j) = mode_value(b.modes[j], point, der);
+                b.dof_static_force[row] = static_value(b.per_force, point, der);
+                b.dof_static_gap[row]   = static_value(b.from_gap, point, der);
+              }
+          }
+      }
+
+      // q and q̇ on the sampling grid: cos ω(t − t0) and sin ω(t − t0) advanced by one rotation
+      // per step (no trigonometry), evaluated afresh at a phase's start and every 256 steps so
+      // that rounding does not accumulate.
+      struct Sampler
+      {
+        unsigned long phase_id = ~0ul;
+        double        t        = 0.0;
+        unsigned int  steps    = 0;
+        Vector        c, s;
+      };
+      void sample(Sampler &sp, const Phase &ph, unsigned long phase_id, const double t, Vector &q, Vector &qd) const
+      {
+        const Basis &b = *ph.basis;
+        const bool   rotate =
+          sp.phase_id == phase_id && sp.steps < 256 &&
+          std::abs(t - sp.t - settings_.time_step) <= 1e-9 * settings_.time_step;
+        const auto N = b.omega.size();
+        sp.c.resize(N), sp.s.resize(N), q.resize(N), qd.resize(N);
+        for (Eigen::Index i = 0; i < N; ++i)
+          {
+            double c, s;
+            if (rotate)
+              c = sp.c[i] * b.step_cos[i] - sp.s[i] * b.step_sin[i], s = sp.s[i] * b.step_cos[i] + sp.c[i] * b.step_sin[i];
+            else
+              c = std::cos(b.omega[i] * (t - ph.t0)), s = std::sin(b.omega[i] * (t - ph.t0));
+            sp.c[i] = c, sp.s[i] = s;
+            q[i]    = ph.alpha[i] * c + ph.beta[i] / b.omega[i] * s;
+            qd[i]   = ph.beta[i] * c - ph.alpha[i] * b.omega[i] * s;
+          }
+        sp.steps    = rotate ? sp.steps + 1 : 0;
+        sp.phase_id = phase_id;
+        sp.t        = t;
+        add_particular(b, t, q, qd);
+      }
+      void add_particular(const Basis &b, const double t, Vector &q, Vector &qd) const
+      {
+        for (std::size_t k = 0; k < force_.omega.size(); ++k)
+          {
+            const double x = force_.omega[k] * t + force_.phase[k];
+            q += b.particular.col(static_cast<Eigen::Index>(k)) * std::sin(x);
+            qd += b.particular.col(static_cast<Eigen::Index>(k)) * (force_.omega[k] * std::cos(x));
+          }
+      }
+      double watched_from(const Phase &ph, const Vector &q, const double t) const
+      {
+        const double F = force_.value(t);
+        return ph.basis->contact ? contact_force(ph, q, F) : gap(ph, q, F);
+      }
+
+      // q and q̇ of a phase at time t.
+      void coordinates(const Phase &ph, const double t, Vector &q, Vector &qd) const
+      {
+        const Basis &b = *ph.basis;
+        const auto   N = b.omega.size();
+        q.resize(N), qd.resize(N);
+        for (Eigen::Index i = 0; i < N; ++i)
+          {
+            const double w = b.omega[i], c = std::cos(w * (t - ph.t0)), s = std::sin(w * (t - ph.t0));
+            q[i]           = ph.alpha[i] * c + ph.beta[i] / w * s;
+            qd[i]          = -ph.alpha[i] * w * s + ph.beta[i] * c;
+          }
+        for (std::size_t k = 0; k < force_.omega.size(); ++k)
+          {
+            const double x = force_.omega[k] * t + force_.phase[k];
+            q += b.particular.col(static_cast<Eigen::Index>(k)) * std::sin(x);
+            qd += b.particular.col(static_cast<Eigen::Index>(k)) * (force_.omega[k] * std::cos(x));
+          }
+      }
+
+      // ∫_{t0}^{t} q dt of a phase.
+      Vector coordinate_integral(const Phase &ph, const double t) const
+      {
+        const Basis &b = *ph.basis;
+        Vector       Q(b.omega.size());
+        for (Eigen::Index i = 0; i < Q.size(); ++i)
+          {
+            const double w = b.omega[i], x = w * (t - ph.t0);
+            Q[i]           = ph.alpha[i] * std::sin(x) / w + ph.beta[i] * (1 - std::cos(x)) / (w * w);
+          }
+        for (std::size_t k = 0; k < force_.omega.size(); ++k)
+          {
+            const double W = force_.omega[k], p = force_.phase[k];
+            Q -= b.particular.col(static_cast<Eigen::Index>(k)) * ((std::cos(W * t + p) - std::cos(W * ph.t0 + p)) / W);
+          }
+        return Q;
+      }
+
+      // The gap (apart) from the series: g0 + side (y(L) − u(l)), and its rate.
+      double gap(const Phase &ph, const Vector &q, double F) const
+      {
+        const Basis &b = *ph.basis;
+        return layout_.gap0 +
+               layout_.side * (F * b.per_force.c * 2 * std::pow(d_.L, 3) + b.tip.dot(q) - b.rod_end.dot(q));
+      }
+      double gap_rate(const Phase &ph, const Vector &qd, double Fd) const
+      {
+        const Basis &b = *ph.basis;
+        return layout_.side * (Fd * b.per_force.c * 2 * std::pow(d_.L, 3) + b.tip.dot(qd) - b.rod_end.dot(qd));
+      }
+      // The contact force (in contact): P = −side EA u'(l) ≥ 0 pushes the tips apart.
+      double contact_force(const Phase &ph, const Vector &q, double F) const
+      {
+        const Basis &b = *ph.basis;
+        return -layout_.side * d_.EA * (F * b.per_force.e + b.from_gap.e + b.rod_strain.dot(q));
+      }
+      double contact_impulse(const Phase &ph, const double t) const
+      {
+        if (!ph.basis->contact)
+          return 0.0;
+        const Basis &b = *ph.basis;
+        return -layout_.side * d_.EA *
+               (force_.integral(ph.t0, t) * b.per_force.e + b.from_gap.e * (t - ph.t0) +
+                b.rod_strain.dot(coordinate_integral(ph, t)));
+      }
+      // What the switch detector watches: the gap apart, the contact force in contact.
+      double watched(const Phase &ph, const double t) const
+      {
+        Vector q, qd;
+        coordinates(ph, t, q, qd);
+        const double F = force_.value(t);
+        return ph.basis->contact ? contact_force(ph, q, F) : gap(ph, q, F);
+      }
+
+      // Kinetic and potential energy of the fields w = F s_F + s_g + Σ φ q.
+      std::pair<double, double> energy(const Phase &ph, const Vector &q, const Vector &qd, double t) const
+      {
+        const Basis &b = *ph.basis;
+        const double F = force_.value(t), Fd = force_.rate(t);
+        const double kinetic =
+          0.5 * (Fd * Fd * b.force_norm2 + 2 * Fd * b.force_product.dot(qd) + qd.squaredNorm());
+        const StaticShape statics{F * b.per_force.c + b.from_gap.c, F * b.per_force.e + b.from_gap.e};
+        const double      potential = strain_energy(d_, statics) + F * b.tip.dot(q) +
+                                 0.5 * (b.omega.array().square() * q.array().square()).sum();
+        return {kinetic, potential};
+      }
+
+      // A phase on basis b starting at t0 with coordinates q, q̇.
+      Phase start_phase(const Basis &b, const double t0, const Vector &q, const Vector &qd) const
+      {
+        Phase ph;
+        ph.basis = &b;
+        ph.t0    = t0;
+        ph.alpha = q;
+        ph.beta  = qd;
+        for (std::size_t k = 0; k < force_.omega.size(); ++k) // minus the particular part at t0
+          {
+            const double x = force_.omega[k] * t0 + force_.phase[k];
+            ph.alpha -= b.particular.col(static_cast<Eigen::Index>(k)) * std::sin(x);
+            ph.beta -= b.particular.col(static_cast<Eigen::Index>(k)) * (force_.omega[k] * std::cos(x));
+          }
+        return ph;
+      }
+
+      // The mass products ⟨φ_m, w⟩ of a DoF field of the FE model with the modes of b: exact for
+      // the piecewise-cubic (beam) and piecewise-polynomial (rod) FE fields.
+      Vector project_dof_field(const Basis &b, const Vector &u) const
+      {
+        Vector result = Vector::Zero(static_cast<Eigen::Index>(b.modes.size()));
+        for (const int body : {layout_.beam, layout_.rod})
+          {
+            const auto &c     = model_.continuum.bodies[body];
+            const auto &nodes = c.element_boundaries;
+            for (std::size_t e = 0; e + 1 < nodes.size(); ++e)
+              {
+                const double a = nodes[e], h = nodes[e + 1] - nodes[e];
+                // The cubic through four equally spaced values, then its derivatives at the ends.
+                Eigen::Matrix4d V;
+                Eigen::Vector4d f;
+                for (int j = 0; j < 4; ++j)
+                  {
+                    const double s = j * h / 3;
+                    V.row(j) << 1, s, s * s, s * s * s;
+                    f[j] = c.displacement_row(a + s).dot(u);
+                  }
+                const Eigen::Vector4d k = V.partialPivLu().solve(f);
+                const double          fa[4] = {k[0], k[1], 2 * k[2], 6 * k[3]};
+                const double fb[4] = {k[0] + h * (k[1] + h * (k[2] + h * k[3])), k[1] + h * (2 * k[2] + 3 * h * k[3]),
+                                      2 * k[2] + 6 * h * k[3], 6 * k[3]};
+                for (std::size_t m = 0; m < b.modes.size(); ++m)
+                  result[static_cast<Eigen::Index>(m)] +=
+                    body == layout_.beam ? beam_product_with_cubic(d_, b.modes[m], a, a + h, fa, fb) :
+                                           rod_product_with_cubic(d_, b.modes[m], a, a + h, fa, fb);
+              }
+          }
+        return result;
+      }
+
+      // The phase that the model's initial state starts on basis b.
+      Phase initial_phase(const Basis &b) const
+      {
+        const double F = force_.value(0), Fd = force_.rate(0);
+        const Vector q  = project_dof_field(b, model_.initial_displacement) - F * b.force_product - b.gap_product;
+        const Vector qd = project_dof_field(b, model_.initial_velocity) - Fd * b.force_product;
+        return start_phase(b, 0.0, q, qd);
+      }
+
+      // The state of phase `from` at t projected on the other basis.
+      Phase switch_phase(const Phase &from, const double t) const
+      {
+        const Basis &old = *from.basis, &next = old.contact ? free_ : coupled_;
+        Vector       q, qd;
+        coordinates(from, t, q, qd);
+        const double F = force_.value(t), Fd = force_.rate(t);
+        // One pass over the projection matrix (memory bound at N = 2000) for both fields.
+        const MatrixXd &G = old.contact ? free_coupled_ : coupled_free_;
+        Vector          p = F * (next.other_force_product - next.force_product) + next.other_gap_product - next.gap_product;
+        Vector          pd = Fd * (next.other_force_product - next.force_product);
+        for (Eigen::Index j = 0; j < G.cols(); ++j)
+          {
+            p.noalias() += G.col(j) * q[j];
+            pd.noalias() += G.col(j) * qd[j];
+          }
+        return start_phase(next, t, p, pd);
+      }
+
+      // The first time in (t_a, t_b] where the watched quantity crosses from positive to negative,
+      // if any. `armed`: it has been positive since the phase began (a phase that starts at a
+      // switch starts at zero and must first become positive).
+      std::optional<double> crossing(const Phase &ph, double t_a, double f_a, const double t_b, const double f_b,
+                                     bool &armed) const
+      {
+        if (armed && f_b >= 0)
+          return std::nullopt;
+        if (!armed)
+          { // Scan the interval finer until the quantity is positive, then look for its crossing.
+            // If it never is, the phase cannot hold (a gap that never opens after a separation,
+            // a force that never builds after a contact: the truncated series is inconsistent at
+            // the switch): it ends at the first scan point that shows it, so time moves on by
+            // at least h/32 per such graze and two grazes cannot alternate at one instant.
+            // 32 points to a full step; fewer for what is left of a step after a switch, so that
+            // grazes cannot close in on the grid point in ever smaller steps; none when the switch
+            // fell on the grid point itself (the next step is scanned instead).
+            if (t_b - t_a <= 1e-9 * settings_.time_step)
+              return std::nullopt;
+            const int M = std::clamp(static_cast<int>(std::ceil(32 * (t_b - t_a) / settings_.time_step - 1e-9)), 1, 32);
+            double    first_negative = -1.0;
+            for (int j = 1; j <= M; ++j)
+              {
+                const double t = t_a + (t_b - t_a) * j / M, f = j == M ? f_b : watched(ph, t);
+                if (armed && f < 0)
+                  return locate(ph, t_a, f_a, t, f);
+                if (f > 0)
+                  armed = true;
+                else if (f < 0 && !armed && first_negative < 0)
+                  first_negative = t;
+                t_a = t, f_a = f;
+              }
+            if (!armed && first_negative >= 0)
+              return first_negative;
+            return std::nullopt;
+          }
+        return locate(ph, t_a, f_a, t_b, f_b);
+      }
+
+      double locate(const Phase &ph, const double a, const double fa, const double b, const double fb) const
+      {
+        if (fa == 0.0)
+          return a;
+        std::uintmax_t iterations = 200;
+        const double   tol        = settings_.switch_tolerance;
+        const auto     stop       = [tol](double x, double y) {
+          return std::abs(y - x) <= std::max(tol, 4 * std::numeric_limits<double>::epsilon() * std::abs(y));
+        };
+        const auto [lo, hi] = boost::math::tools::toms748_solve([&](double t) { return watched(ph, t); }, a, b, fa, fb,
+                                                                stop, iterations);
+        return 0.5 * (lo + hi);
+      }
+
+      const model::StructuralModel &model_;
+      WaveModeSettings              settings_;
+      Layout                        layout_;
+      BeamRodData                   d_;
+      TipForce                      force_;
+      Basis                         free_, coupled_;
+      MatrixXd                      coupled_free_, free_coupled_; // ⟨φ_coupled_i, φ_free_j⟩ and its transpose
+      double                        seconds_roots_ = 0.0, seconds_projections_ = 0.0;
+    };
+
+    // Whether sample k (t = k h) is due for a row of period `interval` (0: every sample).
+    struct Schedule
+    {
+      double        interval;
+      double        h;
+      unsigned long next = 1;
+
+      bool due(const unsigned long k)
+      {
+        if (interval <= 0)
+          return true;
+        if (k * h < next * interval - 1e-9 * h)
+          return false;
+        next = static_cast<unsigned long>(std::floor(k * h / interval + 1e-9)) + 1;
+        return true;
+      }
+    };
+
+    RunSummary WaveModeRun::run(const RunControl &control, ResponseObserver &observer)
+    {
+      const auto wall_start = clock::now();
+      RunSummary summary;
+      summary.solver    = "wave-modes";
+      summary.step_name = "samples";
+
+      // The initial phase: apart when the gap is open; touching, in contact (it becomes apart at
+      // once if the contact force does not build up).
+      Phase  phase = initial_phase(free_);
+      Vector q, qd;
+      coordinates(phase, 0.0, q, qd);
+      const double gap_scale = std::max({std::abs(layout_.gap0), model_.initial_displacement.cwiseAbs().maxCoeff(),
+                                         std::numeric_limits<double>::min()});
+      bool armed = gap(phase, q, force_.value(0)) > 1e-12 * gap_scale;
+      if (!armed)
+        phase = initial_phase(coupled_);
+
+      const auto energy_of = [&](const Phase &ph, double t) {
+        Vector a, b;
+        coordinates(ph, t, a, b);
+        const auto [k, p] = energy(ph, a, b, t);
+        return k + p;
+      };
+      phase.energy0               = energy_of(phase, 0.0);
+      const double initial_energy = phase.energy0;
+      double       switch_loss = 0.0, largest_change = 0.0, largest_relative_change = 0.0, closed_impulse = 0.0, impulse_at_row = 0.0;
+      double       contact_time = 0.0, seconds_switching = 0.0, seconds_sampling = 0.0;
+      unsigned long switches = 0, grazes = 0;
+      double        peak_force = 0.0, peak_force_time = 0.0, largest_energy = 0.0;
+      double        last_switch_time = -1.0;
+
+      const double  h       = settings_.time_step;
+      const auto    n_steps = static_cast<unsigned long>(std::ceil(control.final_time / h - 1e-9));
+      Schedule      rows{control.output_interval, h}, frames{control.frame_interval, h};
+      const auto    P = static_cast<Eigen::Index>(model_.probes.size());
+      Vector        gaps(1), forces(1), impulses(1), probe_u(P), probe_v(P), u, v;
+
+      const auto report = [&](const double t, const bool frame, const bool dofs) { // at q, qd of t
+        const Basis &b = *phase.basis;
+        const double F = force_.value(t), Fd = force_.rate(t);
+        gaps[0]        = b.contact ? 0.0 : gap(phase, q, F);
+        forces[0]      = b.contact ? contact_force(phase, q, F) : 0.0;
+        const double total_impulse = closed_impulse + contact_impulse(phase, t);
+        impulses[0]                = total_impulse - impulse_at_row;
+        impulse_at_row             = total_impulse;
+        probe_u = b.probe_values * q + F * b.probe_static_force + b.probe_static_gap;
+        probe_v = b.probe_values * qd + Fd * b.probe_static_force;
+        ResponseSample s;
+        s.time          = t;
+        s.gap           = &gaps;
+        s.contact_force = &forces;
+        s.impulse       = &impulses;
+        s.probe_u       = &probe_u;
+        s.probe_v       = &probe_v;
+        s.frame         = frame;
+        if (frame || dofs)
+          {
+            u = b.dof_values * q + F * b.dof_static_force + b.dof_static_gap;
+            v = b.dof_values * qd + Fd * b.dof_static_force;
+            s.u = &u;
+            s.v = &v;
+          }
+        const auto [kinetic, potential] = energy(phase, q, qd, t);
+        s.energy.kinetic                = kinetic;
+        s.energy.potential              = potential;
+        const double work               = force_.acts() ? phase.work0 + kinetic + potential - phase.energy0 : 0.0;
+        s.energy.external_work          = work;
+        s.energy.impact_dissipation     = switch_loss;
+        s.energy.balance_error          = kinetic + potential - initial_energy - work + switch_loss;
+        observer.sample(s);
+        return kinetic + potential;
+      };
+
+      // Each contact phase as the time steppers report a contact episode: an impact carrying the
+      // episode's impulse (the force is finite: no impulse at an instant), a sticking start at
+      // the same time (the contact persists), a separation where the force returns to zero.
+      // They are sent when the episode ends, so the impact knows its impulse.
+      ContactEvent pending_impact;
+      pending_impact.kind = ContactEvent::Kind::impact;
+      pending_impact.time = -1.0;
+      if (phase.basis->contact) // touching at t = 0: an episode without an impact
+        pending_impact.time = 0.0;
+      bool initial_episode = phase.basis->contact;
+      const auto close_episode = [&](const double end, const double episode) {
+        if (!initial_episode)
+          {
+            pending_impact.impulse = episode;
+            observer.event(pending_impact);
+          }
+        ContactEvent e;
+        e.kind = ContactEvent::Kind::sticking_start;
+        e.time = pending_impact.time;
+        observer.event(e);
+        if (end >= 0)
+          {
+            e.kind    = ContactEvent::Kind::separation;
+            e.time    = end;
+            e.impulse = episode;
+            observer.event(e);
+          }
+        pending_impact.time = -1.0;
+        initial_episode     = false;
+      };
+
+      Sampler       sampler;
+      unsigned long phase_id = 0;
+      sample(sampler, phase, phase_id, 0.0, q, qd);
+      report(0.0, control.frame_interval > 0, true);
+      double t_prev = 0.0, f_prev = watched_from(phase, q, 0.0), final_energy = initial_energy;
+      for (unsigned long k = 1; k <= n_steps; ++k)
+        {
+          const double t = std::min(k * h, control.final_time);
+          auto         sampling_start = clock::now();
+          sample(sampler, phase, phase_id, t, q, qd);
+          double f_next = watched_from(phase, q, t);
+          while (const auto t_switch = crossing(phase, t_prev, f_prev, t, f_next, armed))
+            {
+              seconds_sampling += elapsed(sampling_start);
+              const auto switch_start = clock::now();
+              const double ts         = *t_switch;
+              // Zeno guard: switches that keep coming at one instant are grazes going nowhere.
+              grazes = ts - last_switch_time <= 4 * settings_.switch_tolerance ? grazes + 1 : 0;
+              if (grazes > 8 || switches >= settings_.max_switches)
+                throw integrators::NumericalFailure(
+                  "wave modes: " + std::string(grazes > 8 ? "switches without end" : "more switches than allowed (" +
+                                                                                        std::to_string(settings_.max_switches) + ")") +
+                  " at t = " + std::to_string(ts) + " s");
+              last_switch_time = ts;
+              const double before = energy_of(phase, ts);
+              Vector       qs, qds;
+              coordinates(phase, ts, qs, qds);
+              const double work_before = phase.work0 + before - phase.energy0;
+              if (phase.basis->contact)
+                {
+                  const double episode = contact_impulse(phase, ts);
+                  closed_impulse += episode;
+                  contact_time += ts - phase.t0;
+                  close_episode(ts, episode);
+                }
+              else
+                {
+                  pending_impact.time         = ts;
+                  pending_impact.pre_velocity = gap_rate(phase, qds, force_.rate(ts));
+                  ++summary.impacts;
+                }
+              phase               = switch_phase(phase, ts);
+              phase.energy0       = energy_of(phase, ts);
+              phase.work0         = force_.acts() ? work_before : 0.0;
+              const double change = phase.energy0 - before;
+              switch_loss -= change;
+              largest_change = std::max(largest_change, std::abs(change));
+              largest_relative_change =
+                std::max(largest_relative_change, std::abs(change) / std::max(before, std::numeric_limits<double>::min()));
+              ++switches;
+              armed  = false;
+              t_prev = ts;
+              f_prev = watched(phase, ts);
+              ++phase_id;
+              sample(sampler, phase, phase_id, t, q, qd); // the new phase at the grid point
+              f_next = watched_from(phase, q, t);
+              seconds_switching += elapsed(switch_start);
+              sampling_start = clock::now();
+            }
+          t_prev = t, f_prev = f_next;
+          if (phase.basis->contact && f_next > peak_force) // at every sample, whatever rows are kept
+            peak_force = f_next, peak_force_time = t;
+          const bool frame = control.frame_interval > 0 && frames.due(k);
+          const bool row   = rows.due(k) || frame || k == n_steps;
+          if (row)
+            {
+              final_energy   = report(t, frame, k == n_steps);
+              largest_energy = std::max(largest_energy, final_energy);
+            }
+          seconds_sampling += elapsed(sampling_start);
+        }
+      if (phase.basis->contact)
+        {
+          contact_time += control.final_time - phase.t0;
+          if (pending_impact.time >= 0)
+            close_episode(-1.0, contact_impulse(phase, control.final_time));
+        }
+
+      summary.steps          = n_steps;
+      summary.sticking_time  = contact_time;
+      summary.initial_energy = initial_energy;
+      summary.final_energy   = final_energy;
+      const double work      = force_.acts() ? phase.work0 + final_energy - phase.energy0 : 0.0;
+      summary.balance_error  = final_energy - initial_energy - work + switch_loss;
+      // Relative to the largest energy the run held (a forced run may start at rest: E0 = 0).
+      summary.relative_balance_error =
+        summary.balance_error / std::max({std::abs(initial_energy), largest_energy, std::numeric_limits<double>::min()});
+      summary.wall_time = elapsed(wall_start) + seconds_roots_ + seconds_projections_;
+      summary.counters  = {{"modes", double(settings_.n_modes)},
+                          {"switches", double(switches)},
+                          {"contact time [s]", contact_time},
+                          {"largest sampled contact force [N]", peak_force},
+                          {"time of the largest contact force [s]", peak_force_time},
+                          {"energy lost at switches [J]", switch_loss},
+                          {"largest energy change at a switch [J]", largest_change},
+                          {"largest relative energy change at a switch", largest_relative_change},
+                          {"roots and shapes [s]", seconds_roots_},
+                          {"projection matrix [s]", seconds_projections_},
+                          {"switching [s]", seconds_switching},
+                          {"sampling [s]", seconds_sampling}};
+      if (largest_relative_change > 1e-3)
+        {
+          std::ostringstream w;
+          w << "a switch changed the energy by " << largest_relative_change
+            << " of the energy before it (the projection on the other truncated basis: more modes reduce it)";
+          summary.warnings.push_back(w.str());
+        }
+      return summary;
+    }
+
+    class WaveModeSolver : public integrators::Solver
+    {
+    public:
+      std::string name() const override { return "wave-modes"; }
+      std::string description() const override
+      {
+        return "transient wave-mode reference (Yin et al. 2007): a clamped-free beam tip on a fixed-free rod, "
+               "solved on the continuum in coupled and free modes with closed-form time functions";
+      }
+      std::string parameter_section() const override { return "Wave modes"; }
+      void        bind_parameters(io::ParameterSection &section) override
+      {
+        section.add("Number of modes", settings_.n_modes, 1, 100000,
+                    "N: coupled beam-rod modes in contact; apart, the N lowest of the cantilever's and the rod's "
+                    "modes together (the same frequency band).");
+        section.add("Time step", settings_.time_step, io::positive(),
+                    "Sampling step (s): the solution is exact in time; the step only samples it and brackets the "
+                    "switches (a contact or separation that begins and ends within one step is missed).");
+        section.add("Switch tolerance", settings_.switch_tolerance, io::positive(),
+                    "Width (s) of the bracket at which TOMS 748 stops locating a contact or a separation.");
+        section.add("Maximum switches", settings_.max_switches, 1, std::numeric_limits<unsigned int>::max(),
+                    "The run fails beyond this number of contact and separation switches.");
+      }
+      std::unique_ptr<integrators::Solver> clone() const override { return std::make_unique<WaveModeSolver>(*this); }
+
+      std::optional<double> time_step() const override { return settings_.time_step; }
+      void                  set_time_step(const double h) override { settings_.time_step = h; }
+      std::optional<unsigned int> number_of_modes() const override { return settings_.n_modes; }
+      void set_number_of_modes(const unsigned int n) override { settings_.n_modes = n; }
+
+      void check(const model::StructuralModel &model, const RunControl &, const std::string &file) const override
+      {
+        inspect(model, file);
+      }
+
+      RunSummary run(const model::StructuralModel &model, const RunControl &control,
+                     ResponseObserver &observer) const override
+      {
+        const Layout layout = inspect(model, "");
+        WaveModeRun  run(model, settings_, layout);
+        return run.run(control, observer);
+      }
+
+    private:
+      WaveModeSettings settings_;
+    };
+
+    const integrators::SolverRegistration<WaveModeSolver> registration;
+  } // namespace
+
+  BeamRodData beam_rod_data(const model::StructuralModel &model, const std::string &file)
+  {
+    return inspect(model, file).data;
+  }
+} // namespace vibroimpact::reference
