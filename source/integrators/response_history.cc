@@ -244,7 +244,7 @@ namespace vibroimpact::integrators
   void print_summary(std::ostream &out, const RunSummary &s)
   {
     const auto line = [&](const std::string &what) -> std::ostream & {
-      return out << std::left << std::setw(23) << what << std::right;
+      return out << std::left << std::setw(23) << (what.size() < 23 ? what : what + " ") << std::right;
     };
     line("solver") << s.solver << "\n";
     line(s.step_name) << s.steps << "\n";
