@@ -86,12 +86,10 @@ namespace vibroimpact::app
                            "the model has only " + std::to_string(model.n_dofs()) + " DoFs, asked for " +
                              std::to_string(n) + " modes");
     io::OutputFolder out(output_directory(options, c.description)); // checked before computing
-    for (const auto &warning : structure::conditioning_warnings(c.description))
-      std::cerr << "warning: " << warning << "\n";
     timer.leave_subsection();
 
     timer.enter_subsection("eigensolve");
-    const auto modes = model::compute_modes(model.mass, model.stiffness, n);
+    const auto modes = model::compute_modes(model, n);
     timer.leave_subsection();
 
     timer.enter_subsection("output");
@@ -197,16 +195,6 @@ namespace vibroimpact::app
     io::ProgressBar progress("converge", settings.n_cycles, options.quiet);
     std::ostringstream table;
     io::OutputFolder   out(output_directory(options, c.description));
-    if (refines_mesh)
-      {
-        // Where the finest mesh's round-off outgrows its discretisation error, the observed
-        // rates turn meaningless: say so before the table.
-        auto finest = c.description;
-        for (auto &body : finest.bodies)
-          body.refinements += settings.n_cycles - 1;
-        for (const auto &warning : structure::conditioning_warnings(finest))
-          std::cerr << "warning: " << warning << "\n";
-      }
 
     if (settings.study == studies::ConvergenceStudy::frequencies)
       {
@@ -215,6 +203,8 @@ namespace vibroimpact::app
                                                           [&](unsigned int cycle) { progress.update(cycle + 1); });
         progress.finish();
         study.write_table(table);
+        for (const auto &warning : study.round_off_warnings())
+          std::cerr << "warning: " << warning << "\n";
       }
     else
       {

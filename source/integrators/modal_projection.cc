@@ -23,7 +23,7 @@ namespace vibroimpact::integrators
       }
     else
       {
-        const model::ModalBasis basis = model::compute_modes(model.mass, model.stiffness, N);
+        const model::ModalBasis basis = model::compute_modes(model, N);
         shapes_                       = basis.shapes;
         omegas_                       = basis.omegas;
         method_                       = basis.method;

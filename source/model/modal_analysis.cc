@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <complex>
+#include <functional>
 #include <stdexcept>
 
 namespace vibroimpact::model
@@ -45,7 +46,11 @@ namespace vibroimpact::model
       return std::sqrt(std::max(lambda, 0.0));
     }
 
-    void normalise_and_sort(ModalBasis &basis, const SparseMatrix &mass, const SparseMatrix &stiffness)
+    // 2 U(φ) = φᵀ K φ: from the strains where the model can (no cancellation), else from K.
+    using StrainEnergy = std::function<double(const Vector &)>;
+
+    void normalise_and_sort(ModalBasis &basis, const SparseMatrix &mass, const SparseMatrix &stiffness,
+                            const StrainEnergy &strain_energy = {})
     {
       const Eigen::Index m = basis.omegas.size();
       std::vector<Eigen::Index> order(m);
@@ -62,7 +67,8 @@ namespace vibroimpact::model
           // The Rayleigh quotient of the eigenvector is accurate to the square of the vector's
           // error, where the eigensolvers' eigenvalues of fine beam meshes carry the round-off
           // of cond(K) ~ N^4 (4e-6 against 4e-8 at 1000 elements).
-          basis.omegas[order[j]] = omega_from_eigenvalue(phi.dot(stiffness * phi));
+          basis.omegas[order[j]] =
+            omega_from_eigenvalue(strain_energy ? 2 * strain_energy(phi) : phi.dot(stiffness * phi));
           // A reproducible sign: the largest entry positive.
           Eigen::Index imax;
           phi.cwiseAbs().maxCoeff(&imax);
@@ -161,6 +167,17 @@ namespace vibroimpact::model
                          dense_modes(mass, stiffness, n_modes) :
                          arpack_modes(mass, stiffness, n_modes);
     normalise_and_sort(basis, mass, stiffness);
+    return basis;
+  }
+
+  ModalBasis compute_modes(const StructuralModel &model, const unsigned int n_modes, const unsigned int dense_limit)
+  {
+    if (model.mass.rows() == 0 || n_modes == 0)
+      return ModalBasis{};
+    ModalBasis basis = (model.mass.rows() < dense_limit || n_modes + 2 >= model.mass.rows()) ?
+                         dense_modes(model.mass, model.stiffness, n_modes) :
+                         arpack_modes(model.mass, model.stiffness, n_modes);
+    normalise_and_sort(basis, model.mass, model.stiffness, model.strain_energy);
     return basis;
   }
 } // namespace vibroimpact::model

@@ -94,6 +94,28 @@ namespace vibroimpact::structure
           }
       }
 
+      std::optional<double> strain_energy(const model::Vector &u) const override
+      {
+        // ½ ∫ EI w''² from the curvature at the Gauss points: a sum of squares, where uᵀ K u
+        // would subtract nodal forces of size EI u/h³ to leave EI w''''.
+        const double EI     = description().stiffness;
+        double       energy = 0.0;
+        for (const auto &element : table_.elements)
+          {
+            const double h = element.x_right - element.x_left;
+            double       nodal[4];
+            for (unsigned int i = 0; i < 4; ++i)
+              nodal[i] = free_[element.dofs[i]] >= 0 ? u[free_[element.dofs[i]]] : 0.0;
+            for (unsigned int q = 0; q < gauss_points.size(); ++q)
+              {
+                const auto B         = HermiteCubic::second_derivatives(gauss_points[q], h);
+                const double curvature = B[0] * nodal[0] + B[1] * nodal[1] + B[2] * nodal[2] + B[3] * nodal[3];
+                energy += 0.5 * EI * curvature * curvature * gauss_weights[q] * h;
+              }
+          }
+        return energy;
+      }
+
       Row displacement_row(const double x) const override
       {
         const int e = find_element(table_, x);

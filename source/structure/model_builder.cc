@@ -251,7 +251,7 @@ namespace vibroimpact::structure
         {
           if (initial.mode > m.n_dofs())
             assembly.fail("Initial state/Mode", "the model has only " + std::to_string(m.n_dofs()) + " modes");
-          const auto   modes = model::compute_modes(m.mass, m.stiffness, initial.mode);
+          const auto   modes = model::compute_modes(m, initial.mode);
           const Vector shape = modes.shapes.col(initial.mode - 1);
           m.initial_displacement = initial.amplitude / peak_displacement(m.geometry, shape) * shape;
         }
@@ -499,16 +499,27 @@ namespace vibroimpact::structure
     m.name = description.name;
 
     std::vector<Eigen::Triplet<double>> mass, stiffness, damping;
+    // The stiffness of what cannot give its strain energy from strains (rods, springs), and the
+    // bodies that can (beams): together the model's cancellation-free strain energy.
+    std::vector<Eigen::Triplet<double>>           other_stiffness;
+    std::vector<std::pair<std::size_t, unsigned>> strain_bodies; // (body, offset)
     for (std::size_t b = 0; b < assembly.bodies().size(); ++b)
       {
         Triplets body_mass, body_stiffness;
         assembly.bodies()[b]->assemble(body_mass, body_stiffness);
         check_finite_matrices(assembly, *assembly.bodies()[b], body_mass, body_stiffness);
-        const int offset = assembly.offset(b);
+        const int  offset      = assembly.offset(b);
+        const bool from_strain = assembly.bodies()[b]->strain_energy(Vector::Zero(assembly.bodies()[b]->n_dofs())).has_value();
+        if (from_strain)
+          strain_bodies.emplace_back(b, offset);
         for (const auto &t : body_mass)
           mass.emplace_back(t.row() + offset, t.col() + offset, t.value());
         for (const auto &t : body_stiffness)
-          stiffness.emplace_back(t.row() + offset, t.col() + offset, t.value());
+          {
+            stiffness.emplace_back(t.row() + offset, t.col() + offset, t.value());
+            if (!from_strain)
+              other_stiffness.emplace_back(t.row() + offset, t.col() + offset, t.value());
+          }
         m.n_elements += assembly.bodies()[b]->n_elements();
         const auto kinds = assembly.bodies()[b]->dof_kinds();
         m.dof_kinds.insert(m.dof_kinds.end(), kinds.begin(), kinds.end());
@@ -526,6 +537,8 @@ namespace vibroimpact::structure
         if (!element.other.is_ground())
           r -= assembly.row(element.other, section, "Other body", "Other position");
         add_outer_product(element.type == ElementType::spring ? stiffness : damping, r, element.value);
+        if (element.type == ElementType::spring)
+          add_outer_product(other_stiffness, r, element.value);
       }
 
     m.mass.resize(n, n);
@@ -534,6 +547,20 @@ namespace vibroimpact::structure
     m.stiffness.setFromTriplets(stiffness.begin(), stiffness.end());
     m.damping.resize(n, n);
     m.damping.setFromTriplets(damping.begin(), damping.end());
+    if (!strain_bodies.empty())
+      {
+        model::SparseMatrix rest(n, n);
+        rest.setFromTriplets(other_stiffness.begin(), other_stiffness.end());
+        std::vector<std::pair<std::shared_ptr<const Body>, unsigned int>> bodies;
+        for (const auto &[b, offset] : strain_bodies)
+          bodies.emplace_back(assembly.bodies()[b], offset);
+        m.strain_energy = [bodies, rest](const Vector &u) {
+          double energy = 0.5 * u.dot(rest * u);
+          for (const auto &[body, offset] : bodies)
+            energy += *body->strain_energy(u.segment(offset, body->n_dofs()));
+          return energy;
+        };
+      }
 
     for (const auto &contact : description.contacts)
       {
@@ -606,7 +633,7 @@ namespace vibroimpact::structure
       {
         if (d.n_damped_modes > n)
           assembly.fail("Damping/Number of damped modes", "the model has only " + std::to_string(n) + " DoFs");
-        const auto modes = model::compute_modes(m.mass, m.stiffness, d.n_damped_modes);
+        const auto modes = model::compute_modes(m, d.n_damped_modes);
         m.modal_damping.basis = m.mass * modes.shapes;
         m.modal_damping.coefficients.resize(d.n_damped_modes);
         for (unsigned int j = 0; j < d.n_damped_modes; ++j)

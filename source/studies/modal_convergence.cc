@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <ostream>
+#include <sstream>
 
 namespace vibroimpact::studies
 {
@@ -62,6 +63,32 @@ namespace vibroimpact::studies
     table.write_text(out, dealii::TableHandler::org_mode_table);
   }
 
+  std::vector<std::string> ModalConvergence::round_off_warnings() const
+  {
+    // An error that grows under refinement after it fell: round-off has overtaken the
+    // discretisation error there (the elements' error only falls).
+    std::vector<std::string> warnings;
+    if (rows.size() < 3)
+      return warnings;
+    for (std::size_t j = 0; j < rows.front().relative_errors.size(); ++j)
+      {
+        if (std::isnan(rows.front().relative_errors[j]))
+          continue;
+        for (unsigned int r = 2; r < rows.size(); ++r)
+          if (observed_rate(j, r - 1) > 1 && observed_rate(j, r) < 0)
+            {
+              std::ostringstream line;
+              line << "mode " << j + 1 << ": the error grew from " << rows[r - 1].n_elements << " to "
+                   << rows[r].n_elements << " elements (" << rows[r - 1].relative_errors[j] << " -> "
+                   << rows[r].relative_errors[j] << "): round-off dominates beyond " << rows[r - 1].n_elements
+                   << " elements";
+              warnings.push_back(line.str());
+              break;
+            }
+      }
+    return warnings;
+  }
+
   ModalConvergence run_modal_convergence(const structure::CaseDescription         &description,
                                          const ConvergenceSettings                &settings,
                                          const std::function<void(unsigned int)> &on_cycle)
@@ -77,15 +104,17 @@ namespace vibroimpact::studies
         for (auto &body : refined.bodies)
           body.refinements += cycle;
         const auto model = structure::build_model(refined);
-        const auto modes = model::compute_modes(model.mass, model.stiffness, n_modes);
+        const auto modes = model::compute_modes(model, n_modes);
         // A rigid-body mode is computed to round-off: ω² of the order of ε times the scale of
         // K against M (max K_ii / max M_ii, about the highest mode's ω²); 1000 ε leaves room for
         // the eigensolver and stays far below any elastic mode a mesh can resolve.
         const double omega_scale_squared =
           Eigen::VectorXd(model.stiffness.diagonal()).cwiseAbs().maxCoeff() /
           Eigen::VectorXd(model.mass.diagonal()).cwiseAbs().maxCoeff();
+        const double largest = modes.omegas.size() > 0 ? modes.omegas.maxCoeff() : 0.0;
         for (Eigen::Index j = 0; j < modes.omegas.size(); ++j)
-          if (modes.omegas[j] * modes.omegas[j] < 1e3 * std::numeric_limits<double>::epsilon() * omega_scale_squared)
+          if (modes.omegas[j] * modes.omegas[j] < 1e3 * std::numeric_limits<double>::epsilon() * omega_scale_squared &&
+              modes.omegas[j] < 1e-4 * largest) // and far below an elastic mode: fine beams have ω₁² ≪ max K_ii/M_ii
             {
               const auto mode = static_cast<unsigned int>(j);
               if (std::find(result.rigid_body_modes.begin(), result.rigid_body_modes.end(), mode) ==

@@ -127,7 +127,7 @@ namespace vibroimpact::studies
     for (std::size_t i = 0; i < model_.contacts.size(); ++i)
       if (settings_.contact.empty() || model_.contacts[i].name == settings_.contact)
         contacts_.push_back(i);
-    omega1_ = model::compute_modes(model_.mass, model_.stiffness, 1).omegas[0];
+    omega1_ = model::compute_modes(model_, 1).omegas[0];
     if (settings_.parameter == SweptParameter::forcing_frequency &&
         settings_.frequency_unit == FrequencyUnit::first_natural_frequency && !(omega1_ > 0))
       throw io::InputError(settings_.filename, "Sweep/Frequency unit",

@@ -24,6 +24,10 @@ namespace vibroimpact::model
                            const SparseMatrix &stiffness,
                            unsigned int        n_modes,
                            unsigned int        dense_limit = 200);
+
+  // The same for a model, with the reported ω_j² the Rayleigh quotient 2 U(φ_j) of the model's
+  // cancellation-free strain energy where it has one (fine beam meshes: doc/theory.md §8).
+  ModalBasis compute_modes(const StructuralModel &model, unsigned int n_modes, unsigned int dense_limit = 200);
 } // namespace vibroimpact::model
 
 namespace vibroimpact::model

@@ -184,6 +184,10 @@ namespace vibroimpact::model
 
     OutputGeometry geometry;
     ExactModes     exact_modes;
+    // ½ uᵀ K u evaluated from the elements' strains (beam curvatures at Gauss points) instead of
+    // from K u, whose nodal forces cancel to (πh/L)⁴ of their size on fine beam meshes: the
+    // Rayleigh quotient of the modes uses it (doc/theory.md §8). Empty: ½ uᵀ K u.
+    std::function<double(const Vector &u)> strain_energy;
     Continuum      continuum;
 
     Eigen::Index n_dofs() const { return mass.rows(); }

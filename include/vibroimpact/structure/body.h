@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +42,10 @@ namespace vibroimpact::structure
 
     // Displacement at x in [0, length] (for a mass body, x is ignored).
     virtual Row displacement_row(double x) const = 0;
+
+    // ½ uᵀ K u of the body's free DoFs from its strains at the quadrature points, where the body
+    // can evaluate it without the cancellation of K u (beams); empty: use K.
+    virtual std::optional<double> strain_energy(const model::Vector &) const { return std::nullopt; }
 
     // Consistent nodal forces of a load q(x) per unit length.
     virtual model::Vector distributed_load(const ScalarFunction &q) const = 0;

@@ -14,10 +14,12 @@ namespace vibroimpact::structure
   // body, a missing mesh, or an initial state that cannot be formed.
   model::StructuralModel build_model(const CaseDescription &description);
 
-  // Round-off against discretisation error, per body on a uniform mesh of h = L/n (doc/theory.md,
-  // "Conditioning"): the stiffness forces of a smooth mode j cancel to (jπh/L)^p of their terms
-  // (p = 4 beam, 2 rod), so round-off puts its relative frequency error near ε (L/(πh))^p / 2,
-  // while the elements' error is (πh/L)⁴/1440 (Hermite beam) or (πh/L)²/24 (linear rod).
+  // Round-off of the time stepper's elastic forces against discretisation error, per body on a
+  // uniform mesh of h = L/n (doc/theory.md §8): the nodal forces K u of a smooth mode j cancel to
+  // (jπh/L)^p of their terms (p = 4 beam, 2 rod), so round-off puts a relative error near
+  // ε (L/(πh))^p / 2 on ω₁² as the stepper sees it (and on ½ uᵀ K u), while the elements' error is
+  // (πh/L)⁴/1440 (Hermite beam) or (πh/L)²/24 (linear rod). The modes' Rayleigh quotient uses the
+  // strain form and is far better (StructuralModel::strain_energy).
   struct ConditioningEstimate
   {
     std::string body;

@@ -37,6 +37,9 @@ namespace vibroimpact::studies
 
     // deal.II ConvergenceTable text, rates included.
     void write_table(std::ostream &out) const;
+
+    // One line per mode whose error grows under refinement after it had fallen (round-off).
+    std::vector<std::string> round_off_warnings() const;
   };
 
   ModalConvergence run_modal_convergence(const structure::CaseDescription         &description,
