@@ -42,7 +42,7 @@ namespace vibroimpact::app
         prepared.push_back(Prepared{std::move(rc), std::move(model)});
       }
 
-    io::OutputFolder                          out(output_directory(options, c.description));
+    io::OutputFolder                          out(output_directory(options, c.description), "compare");
     std::vector<integrators::ResponseHistory> histories;
     std::vector<std::string>                  names;
     for (std::size_t k = 0; k < c.runs.size(); ++k)

@@ -111,7 +111,7 @@ namespace vibroimpact::app
     if (root)
       try
         {
-          out = std::make_unique<io::OutputFolder>(destination);
+          out = std::make_unique<io::OutputFolder>(destination, "sweep");
         }
       catch (const io::InputError &e)
         {

@@ -85,7 +85,7 @@ namespace vibroimpact::app
       throw io::InputError(c.description.filename, "Modes/Number of modes",
                            "the model has only " + std::to_string(model.n_dofs()) + " DoFs, asked for " +
                              std::to_string(n) + " modes");
-    io::OutputFolder out(output_directory(options, c.description)); // checked before computing
+    io::OutputFolder out(output_directory(options, c.description), "modes"); // checked before computing
     timer.leave_subsection();
 
     timer.enter_subsection("eigensolve");
@@ -155,7 +155,7 @@ namespace vibroimpact::app
                   unsigned(model.n_dofs()), model.n_elements, model.contacts.size(), solver.name().c_str(),
                   control.final_time);
 
-    io::OutputFolder             out(output_directory(options, c.description));
+    io::OutputFolder             out(output_directory(options, c.description), "simulate");
     std::unique_ptr<FrameWriter> frames;
     if (control.frame_interval > 0)
       frames = std::make_unique<FrameWriter>(out.staging(), model);
@@ -194,7 +194,7 @@ namespace vibroimpact::app
       throw io::InputError(c.filename, "Convergence/Refine", "the case has no finite elements to refine (only point masses)");
     io::ProgressBar progress("converge", settings.n_cycles, options.quiet);
     std::ostringstream table;
-    io::OutputFolder   out(output_directory(options, c.description));
+    io::OutputFolder   out(output_directory(options, c.description), "converge");
 
     if (settings.study == studies::ConvergenceStudy::frequencies)
       {

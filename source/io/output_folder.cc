@@ -26,8 +26,9 @@ namespace vibroimpact::io
     }
   } // namespace
 
-  OutputFolder::OutputFolder(fs::path destination)
+  OutputFolder::OutputFolder(fs::path destination, std::string producer)
     : destination_(std::move(destination))
+    , producer_(std::move(producer))
   {
     const fs::path absolute = fs::absolute(destination_).lexically_normal();
     const fs::path parent   = absolute.has_filename() ? absolute.parent_path() : absolute.parent_path().parent_path();
@@ -127,7 +128,7 @@ namespace vibroimpact::io
 
     // The previous run's results that this run did not write (e.g. solution-09999.vtu of a
     // longer run) go; the user's own files stay.
-    std::ifstream previous(destination_ / manifest_name);
+    std::ifstream previous(destination_ / manifest_name());
     for (std::string file; std::getline(previous, file);)
       if (!file.empty() && file.find('/') == std::string::npos && file != "." && file != ".." && !written.count(file))
         fs::remove_all(destination_ / file);
@@ -138,7 +139,7 @@ namespace vibroimpact::io
         fs::remove_all(target);
         fs::rename(staging_ / file, target);
       }
-    std::ofstream manifest(destination_ / manifest_name);
+    std::ofstream manifest(destination_ / manifest_name());
     for (const auto &file : written)
       manifest << file << "\n";
     manifest.close();

@@ -5,8 +5,8 @@
 //   file, or a place that cannot be written, is bad input (io::InputError, exit 2).
 // - One run at a time writes a destination: a lock file next to it (flock) is held from
 //   construction to destruction; a second run gets an InputError naming the first one's pid.
-// - A commit replaces the previous run's results (the files its manifest lists) and keeps the
-//   user's own files.
+// - A commit replaces the previous results of the same producer (the verb: the files its manifest
+//   lists) and keeps other verbs' results and the user's own files.
 // - Staging folders left by processes that no longer exist (killed runs) are removed.
 #pragma once
 
@@ -18,7 +18,8 @@ namespace vibroimpact::io
   class OutputFolder
   {
   public:
-    explicit OutputFolder(std::filesystem::path destination);
+    // producer: what writes the folder (the verb); each keeps its own manifest.
+    explicit OutputFolder(std::filesystem::path destination, std::string producer = "run");
     ~OutputFolder();
     OutputFolder(const OutputFolder &) = delete;
     OutputFolder &operator=(const OutputFolder &) = delete;
@@ -33,14 +34,15 @@ namespace vibroimpact::io
     // staged files are a partial result that says it was interrupted (partial = true).
     void commit(bool partial = false);
 
-    // The file in the destination that lists what the last commit wrote.
-    static constexpr const char *manifest_name = ".vibroimpact-files";
+    // The file in the destination that lists what this producer's last commit wrote.
+    std::string manifest_name() const { return ".vibroimpact-" + producer_ + "-files"; }
 
   private:
     void lock(const std::filesystem::path &lock_file);
     void remove_stale_staging(const std::filesystem::path &parent, const std::string &name) const;
 
     std::filesystem::path destination_;
+    std::string           producer_;
     std::filesystem::path staging_;
     std::filesystem::path lock_file_;
     int                   lock_fd_   = -1;
