@@ -205,3 +205,22 @@ TEST(OutputFolder, StagingOfADeadRunIsRemovedAndBadDestinationsAreInputErrors)
   EXPECT_THROW(io::OutputFolder(root / "a_file" / "below"), io::InputError);
   fs::remove_all(root);
 }
+
+TEST(OutputFolder, TwoVerbsShareAFolderWithoutRemovingEachOther)
+{
+  // scripts/run-example writes `modes` and then `converge` into one folder.
+  const fs::path root = scratch("two-verbs");
+  {
+    io::OutputFolder out(root / "results", "modes");
+    std::ofstream(out / "modes.csv") << "modes\n";
+    out.commit();
+  }
+  {
+    io::OutputFolder out(root / "results", "converge");
+    std::ofstream(out / "convergence.txt") << "table\n";
+    out.commit();
+  }
+  EXPECT_TRUE(fs::exists(root / "results" / "modes.csv"));
+  EXPECT_TRUE(fs::exists(root / "results" / "convergence.txt"));
+  fs::remove_all(root);
+}
