@@ -216,3 +216,40 @@ TEST(ParameterSweep, BadInputNamesTheSweepEntry)
     EXPECT_EQ(text.find('\n'), std::string::npos) << text;
   EXPECT_EQ(message({}), "no error");
 }
+
+TEST(ParameterSweep, ContinuationStartsEachValueFromThePreviousFinalState)
+{
+  // Three equal values continued, four whole periods each, against one run of twelve periods:
+  // value k's Poincaré points must be periods 4k+1..4k+4 of the long run (the forcing is periodic,
+  // so restarting the clock at a whole period changes nothing), to the ODE tolerance. Without
+  // continuation every value restarts from the case's initial state.
+  const std::vector<std::string> common = {"Sweep/From=0.9", "Sweep/To=0.9", "Sweep/Transient periods=0",
+                                           "Sweep/Sampling phase=0"};
+  auto continued_overrides = common;
+  continued_overrides.insert(continued_overrides.end(),
+                             {"Sweep/Number of values=3", "Sweep/Recorded periods=4", "Sweep/Continuation=true"});
+  auto long_overrides = common;
+  long_overrides.insert(long_overrides.end(), {"Sweep/Number of values=1", "Sweep/Recorded periods=12"});
+
+  const auto continued = load_sweep("pinned_beam_frequency_sweep", continued_overrides).run_share(0, 1);
+  const auto single    = load_sweep("pinned_beam_frequency_sweep", long_overrides).run_share(0, 1);
+  ASSERT_EQ(continued.size(), 3u);
+  ASSERT_EQ(single.size(), 1u);
+  ASSERT_EQ(single[0].points.size(), 12u);
+  double scale = 0;
+  for (const auto &p : single[0].points)
+    scale = std::max(scale, std::abs(p.u));
+  for (unsigned int k = 0; k < 3; ++k)
+    {
+      ASSERT_EQ(continued[k].points.size(), 4u);
+      for (unsigned int p = 0; p < 4; ++p)
+        EXPECT_NEAR(continued[k].points[p].u, single[0].points[4 * k + p].u, 1e-6 * scale)
+          << "value " << k << " period " << p + 1;
+    }
+  // And without continuation the third value repeats the first.
+  auto restarted_overrides = common;
+  restarted_overrides.insert(restarted_overrides.end(), {"Sweep/Number of values=3", "Sweep/Recorded periods=4"});
+  const auto restarted = load_sweep("pinned_beam_frequency_sweep", restarted_overrides).run_share(0, 1);
+  EXPECT_EQ(restarted[2].points[3].u, restarted[0].points[3].u);
+  EXPECT_GT(std::abs(continued[2].points[3].u - continued[0].points[3].u), 1e-3 * scale);
+}
