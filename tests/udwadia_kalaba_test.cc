@@ -128,6 +128,7 @@ TEST(ModalUdwadiaKalaba, StuckOscillatorCarriesTheStaticReactionUntilItTurnsTens
   EXPECT_EQ(phases[0].start, 0.0);
   ASSERT_TRUE(phases[0].released);
   EXPECT_NEAR(phases[0].end, t_release, s.time_step);
+  EXPECT_TRUE(r.history.impacts().empty()); // it rested on the stop from the start: no impact
 
   const auto times = r.history.times(), force = r.history.column("force_stop"), gap = r.history.column("gap_stop");
   double worst_force = 0, worst_gap = 0, widest = 0;
@@ -207,3 +208,4 @@ TEST(ModalUdwadiaKalaba, ProjectionKeepsABeamOnItsClearanceStopsWithoutDrift)
               r.summary.counter("largest |gap| of a closed contact"), r.summary.initial_energy,
               r.summary.final_energy, r.summary.relative_balance_error, -drift);
 }
+

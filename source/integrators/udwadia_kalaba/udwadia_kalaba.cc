@@ -159,14 +159,18 @@ namespace vibroimpact::integrators
       for (unsigned int c : closing)
         {
           ContactEvent event;
-          event.kind          = ContactEvent::Kind::impact;
-          event.time          = t;
-          event.contact       = c;
-          event.pre_velocity  = before[c];
-          event.post_velocity = B.row(c).dot(v);
-          event.impulse       = impulse[c];
-          observer.event(event);
-          ++summary.impacts;
+          event.time    = t;
+          event.contact = c;
+          // A contact that closes at rest (resting on its stop at t = 0) has no impact.
+          if (before[c] < 0)
+            {
+              event.kind          = ContactEvent::Kind::impact;
+              event.pre_velocity  = before[c];
+              event.post_velocity = B.row(c).dot(v);
+              event.impulse       = impulse[c];
+              observer.event(event);
+              ++summary.impacts;
+            }
           if (closed[c])
             {
               sticking[c] = true;
