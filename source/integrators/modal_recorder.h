@@ -1,0 +1,114 @@
+// Internal to the fixed-step modal solvers (modal-uk, modal-penalty): the energy ledger of a
+// modal velocity-Verlet run and the rows it reports. Gaps and probes are read in modal
+// coordinates; the DoF vectors u = Φ q, v = Φ q' are formed only for the first and final rows
+// and for VTK frames (each costs n N).
+#pragma once
+
+#include <vibroimpact/integrators/modal_projection.h>
+#include <vibroimpact/integrators/solver.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace vibroimpact::integrators
+{
+  class ModalRecorder
+  {
+  public:
+    ModalRecorder(const ModalProjection &projection, const RunControl &control, double h, unsigned long n_steps,
+                  ResponseObserver &observer)
+      : P_(projection)
+      , control_(control)
+      , h_(h)
+      , n_steps_(n_steps)
+      , observer_(observer)
+    {
+      impulse_since_row = Eigen::VectorXd::Zero(projection.contact_rows().rows());
+    }
+
+    // Work of the load and of the modal damping over one step, by the trapezoidal rule on the
+    // step's end states (the quadrature of the scheme itself is of the same order).
+    void add_step_work(const Eigen::VectorXd &v0, const Eigen::VectorXd &f0, const Eigen::VectorXd &v1,
+                       const Eigen::VectorXd &f1)
+    {
+      external_work += 0.5 * h_ * (v0.dot(f0) + v1.dot(f1));
+      damping_dissipation +=
+        0.5 * h_ * (v0.cwiseAbs2().dot(P_.damping()) + v1.cwiseAbs2().dot(P_.damping()));
+    }
+
+    double energy(const Eigen::VectorXd &q, const Eigen::VectorXd &v) const
+    {
+      return P_.kinetic_energy(v) + P_.potential_energy(q);
+    }
+
+    // The row of step k (k = 0: the initial state) if one is due; contact_force per contact.
+    void record(unsigned long k, const Eigen::VectorXd &q, const Eigen::VectorXd &v,
+                const Eigen::VectorXd &contact_force)
+    {
+      const bool frame = control_.frame_interval > 0 && (k == 0 || k == n_steps_ || due(k, control_.frame_interval));
+      if (!(k == 0 || k == n_steps_ || frame || control_.output_interval <= 0 || due(k, control_.output_interval)))
+        return;
+      ResponseSample s;
+      s.time = k == n_steps_ ? control_.final_time : k * h_; // not a sum of k rounded steps
+      Eigen::VectorXd u, w;
+      if (k == 0 || k == n_steps_ || frame)
+        {
+          u   = P_.shapes() * q;
+          w   = P_.shapes() * v;
+          s.u = &u;
+          s.v = &w;
+        }
+      Eigen::VectorXd gap = P_.gap0() + P_.contact_rows() * q;
+      Eigen::VectorXd pu = P_.probe_rows() * q, pv = P_.probe_rows() * v;
+      s.gap                          = &gap;
+      s.probe_u                      = &pu;
+      s.probe_v                      = &pv;
+      s.impulse                      = &impulse_since_row;
+      s.contact_force                = &contact_force;
+      s.frame                        = frame;
+      s.energy.kinetic               = P_.kinetic_energy(v);
+      s.energy.potential             = P_.potential_energy(q);
+      s.energy.external_work         = external_work;
+      s.energy.damping_dissipation   = damping_dissipation;
+      s.energy.impact_dissipation    = impact_dissipation;
+      s.energy.balance_error         = balance_error(q, v);
+      if (k == 0)
+        initial_energy = s.energy.total();
+      observer_.sample(s);
+      impulse_since_row.setZero();
+    }
+
+    // E − E0 − W_ext + damping and impact dissipation.
+    double balance_error(const Eigen::VectorXd &q, const Eigen::VectorXd &v) const
+    {
+      return energy(q, v) - initial_energy - external_work + damping_dissipation + impact_dissipation;
+    }
+
+    void finish(RunSummary &summary, const Eigen::VectorXd &q, const Eigen::VectorXd &v) const
+    {
+      summary.steps                  = n_steps_;
+      summary.initial_energy         = initial_energy;
+      summary.final_energy           = energy(q, v);
+      summary.balance_error          = balance_error(q, v);
+      const double scale             = std::max({std::abs(initial_energy), std::abs(external_work), 1e-300});
+      summary.relative_balance_error = summary.balance_error / scale;
+    }
+
+    double initial_energy = 0.0, external_work = 0.0, damping_dissipation = 0.0, impact_dissipation = 0.0;
+    Eigen::VectorXd impulse_since_row; // per contact, since the last row
+
+  private:
+    // Whether step k is the first at or after a multiple of `interval`.
+    bool due(unsigned long k, double interval) const
+    {
+      const double before = std::floor((k - 1) * h_ / interval + 1e-9), now = std::floor(k * h_ / interval + 1e-9);
+      return now > before;
+    }
+
+    const ModalProjection &P_;
+    const RunControl      &control_;
+    double                 h_;
+    unsigned long          n_steps_;
+    ResponseObserver      &observer_;
+  };
+} // namespace vibroimpact::integrators
