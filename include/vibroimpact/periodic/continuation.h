@@ -1,0 +1,82 @@
+// Families of periodic orbits by shooting on a PeriodicFlowMap, continued by Trilinos LOCA
+// (arc length, adaptive steps, LAPACK group): what is ours is the shooting residual, its Jacobian
+// and the bookkeeping (energy, impacts, sticking phases, Floquet multipliers, admissibility).
+//
+// Free (conservative) families: unknowns (x0, T, α), equations
+//   x(T; x0, α) − x0 = 0,   ⟨x0 − x_ref, f(x_ref)⟩ = 0 (phase),   H(x0) − E = 0,
+// continued in the energy E; α is the unfolding damping that makes the Jacobian regular.
+// Forced orbits: unknowns x0, T = 2π/Ω, continued in the forcing frequency Ω.
+// Derivations and the choices in doc/periodic.md.
+#pragma once
+
+#include <vibroimpact/periodic/flow_map.h>
+
+#include <complex>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace vibroimpact::periodic
+{
+  struct ContinuationSettings
+  {
+    // Free families: the linear mode the family leaves, the start energy as a multiple of that
+    // mode's grazing energy (> 1: the first point already impacts), and the energy bounds.
+    unsigned int mode                = 1;
+    double       start_energy_factor = 1.05;
+    double       min_energy          = 0.0;
+    double       max_energy          = std::numeric_limits<double>::infinity();
+    // Forced orbits: the frequency range (rad/s), continued from `min_frequency` upwards.
+    double       min_frequency = 0.0;
+    double       max_frequency = std::numeric_limits<double>::infinity();
+    unsigned int max_points    = 100;
+    // Arc-length steps in scaled unknowns (state / its start size, energy / start energy).
+    double       initial_step = 0.02, min_step = 1e-6, max_step = 0.5;
+    double       tolerance          = 1e-8; // residual ‖x(T) − x0‖ / ‖x0‖
+    unsigned int max_newton         = 12;
+    bool         exact_jacobian     = true;  // false: finite differences of the flow map
+    double       stability_tolerance = 1e-6; // |μ| ≤ 1 + this is stable
+  };
+
+  struct BranchPoint
+  {
+    double       period = 0.0, frequency = 0.0, energy = 0.0;
+    unsigned int impacts = 0, sticking_phases = 0;
+    std::vector<std::complex<double>> multipliers; // non-trivial Floquet multipliers
+    double       max_multiplier = 0.0;             // largest modulus among them
+    bool         stable = false;
+    unsigned int newton_iterations = 0;
+    double       residual   = 0.0;  // ‖x(T) − x0‖ / ‖x0‖
+    bool         admissible = true; // no penetration, no grazing inside the period
+    double       min_gap = 0.0, min_impact_velocity = 0.0, max_penetration = 0.0;
+    double       unfolding = 0.0;   // α at convergence (0 for a true orbit)
+    bool         fold = false, period_doubling = false, impacts_changed = false;
+    Vector       state;             // x0
+  };
+
+  struct Branch
+  {
+    std::string              family;
+    std::vector<BranchPoint> points;
+    std::string              stop_reason;
+    bool                     failed = false;
+    unsigned long            flow_evaluations = 0; // flow-map evaluations, Jacobians included
+  };
+
+  // Floquet multipliers of a monodromy matrix; `trivial` of them (those closest to 1) removed.
+  std::vector<std::complex<double>> floquet_multipliers(const Matrix &monodromy, unsigned int trivial);
+
+  using ProgressCallback = std::function<void(const BranchPoint &, unsigned int index)>;
+
+  // The free family leaving linear mode settings.mode, from just above its grazing energy.
+  Branch continue_free_family(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
+                              const ProgressCallback &progress = {});
+  // The same from a given orbit guess (x0, T).
+  Branch continue_free_family(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
+                              const Vector &x0, double period, const ProgressCallback &progress = {});
+  // Forced periodic response over the forcing frequency (the flow must be forced()), from x0 at
+  // settings.min_frequency (zero state when x0 is empty: Newton finds the orbit).
+  Branch continue_forced_response(PeriodicFlowMap &flow, const ContinuationSettings &settings,
+                                  const Vector &x0 = {}, const ProgressCallback &progress = {});
+} // namespace vibroimpact::periodic

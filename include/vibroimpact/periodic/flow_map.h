@@ -1,0 +1,95 @@
+// The period map that shooting solves on: x0 -> x(T) for a state x (displacement and velocity in
+// the map's own coordinates), with its derivatives, and what happened along the way (impacts,
+// sticking phases, how close it came to grazing). Two maps implement it:
+//
+//   LinearImpactFlow   event-driven and exact between events (linear structures, modal
+//                      coordinates): saltation matrices at impacts, so the map is smooth inside a
+//                      family and Newton converges quadratically;
+//   MoreauJeanFlow     N Moreau–Jean steps of h = T/N on any model (the seed's method): the exact
+//                      Jacobian of the discrete map along the recorded active sets.
+//
+// Conservative families are one-parameter continua; they are regularised by an artificial damping
+// unknown α (the flow gets −α v in its acceleration, as in NLvib): a periodic orbit of the damped
+// flow needs α = 0, and the Jacobian in (x0, T, α) becomes regular (doc/periodic.md §2).
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vibroimpact::periodic
+{
+  using Vector = Eigen::VectorXd;
+  using Matrix = Eigen::MatrixXd;
+
+  struct OrbitEvent
+  {
+    enum class Kind
+    {
+      impact,
+      sticking_start,
+      separation
+    };
+    Kind         kind    = Kind::impact;
+    double       time    = 0.0;
+    unsigned int contact = 0;
+    double       pre_velocity = 0.0; // U− of an impact
+  };
+
+  // One evaluation of the period map.
+  struct FlowResult
+  {
+    Vector x;              // state at the end
+    Matrix jacobian;       // ∂x(T)/∂x0 (the monodromy matrix at a periodic orbit); empty if not asked
+    Vector d_period;       // ∂x(T)/∂T (autonomous maps)
+    Vector d_unfolding;    // ∂x(T)/∂α
+    std::vector<OrbitEvent> events;
+    double min_gap             = 0.0;  // smallest gap over the period (sampled and at events)
+    double min_impact_velocity = 0.0;  // smallest |U−| of the impacts (grazing when → 0)
+    double max_penetration     = 0.0;  // deepest penetration (time steppers; 0 for exact flows)
+    unsigned long evaluations  = 0;    // flow-map evaluations this result cost (Jacobian included)
+  };
+
+  // A sampled orbit, for output: times, states in DoF coordinates.
+  struct OrbitSamples
+  {
+    std::vector<double> time;
+    std::vector<Vector> displacement, velocity; // every DoF of the model
+    std::vector<OrbitEvent> events;
+  };
+
+  class PeriodicFlowMap
+  {
+  public:
+    virtual ~PeriodicFlowMap() = default;
+
+    virtual std::string  name() const      = 0;
+    virtual Eigen::Index dimension() const = 0; // size of x (2 × coordinates)
+    // x(T) from x0 at t = 0 with the unfolding damping α; with_jacobian: also the derivatives.
+    virtual FlowResult flow(const Vector &x0, double period, double alpha, bool with_jacobian) const = 0;
+    // The autonomous vector field at x (for the phase condition) and the total energy.
+    virtual Vector vector_field(const Vector &x) const = 0;
+    virtual double energy(const Vector &x) const       = 0;
+    // The orbit through x0 over one period, sampled n_samples times, in DoF coordinates.
+    virtual OrbitSamples sample(const Vector &x0, double period, unsigned int n_samples) const = 0;
+    // A state of linear mode j (1-based) of energy E at its largest displacement, and its period.
+    virtual Vector linear_mode_state(unsigned int mode, double energy) const = 0;
+    virtual double linear_period(unsigned int mode) const                    = 0;
+    // The energy of linear mode j at which it first touches a contact (∞ when it never does).
+    virtual double grazing_energy(unsigned int mode) const = 0;
+    // For an elastic (e = 1) family of one impact per period leaving linear mode j: a start on
+    // it at energy E, found without Newton (the time-reversible orbit, doc/periodic.md §1):
+    // the state at its turning point (zero velocity) and the period. Empty where the map has none.
+    virtual std::optional<std::pair<Vector, double>> one_impact_orbit(unsigned int /*mode*/, double /*energy*/) const
+    {
+      return std::nullopt;
+    }
+    // Forced maps: T is the forcing period, set by the forcing frequency.
+    virtual bool forced() const { return false; }
+    virtual void set_forcing_frequency(double) {}
+    virtual double forcing_frequency() const { return 0.0; }
+  };
+} // namespace vibroimpact::periodic

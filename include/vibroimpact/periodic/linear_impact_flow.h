@@ -1,0 +1,64 @@
+// The event-driven period map of a linear structure with unilateral contacts, exact between events:
+// in the coordinates of N mass-normalised modes (integrators::ModalProjection), with constant and
+// harmonic loads carried as three extra states (1, sin Ωt, cos Ωt), the motion between events is
+// z(t) = exp(A t) z0 with A constant. Events are located by sampling finer than the shortest
+// period (with the gap's slope, so a dip below zero between samples is caught) and refined by
+// TOMS 748. An impact applies Newton's law in modal coordinates; a contact whose rebound is below
+// the chatter threshold while the free acceleration pushes into it sticks (projected dynamics,
+// a linear flow again) until its multiplier turns tensile. The Jacobian chains exp(A t) with the
+// saltation matrices of the impacts (doc/periodic.md §1); ∂/∂α comes from the block exponential.
+#pragma once
+
+#include <vibroimpact/integrators/modal_projection.h>
+#include <vibroimpact/model/structural_model.h>
+#include <vibroimpact/periodic/flow_map.h>
+
+#include <memory>
+#include <vector>
+
+namespace vibroimpact::periodic
+{
+  struct LinearImpactFlowSettings
+  {
+    unsigned int        n_modes = 0; // 0: every mode of the model
+    integrators::ModeSource mode_source = integrators::ModeSource::finite_element;
+    std::vector<double> damping_ratios;            // modal ζ_j (last repeats); empty: undamped
+    double              chatter_threshold  = 1e-6; // |U+| below which a contact sticks
+    unsigned int        samples_per_period = 24;   // event scan per shortest period
+    unsigned int        max_events         = 100000;
+  };
+
+  class LinearImpactFlow : public PeriodicFlowMap
+  {
+  public:
+    // Throws std::invalid_argument for loads that are not constant or harmonic at one frequency.
+    LinearImpactFlow(const model::StructuralModel &model, const LinearImpactFlowSettings &settings);
+    ~LinearImpactFlow() override;
+
+    std::string  name() const override { return "event-driven"; }
+    Eigen::Index dimension() const override;
+    FlowResult flow(const Vector &x0, double period, double alpha, bool with_jacobian) const override;
+    Vector vector_field(const Vector &x) const override;
+    double energy(const Vector &x) const override;
+    OrbitSamples sample(const Vector &x0, double period, unsigned int n_samples) const override;
+    Vector linear_mode_state(unsigned int mode, double energy) const override;
+    double linear_period(unsigned int mode) const override;
+    double grazing_energy(unsigned int mode) const override;
+    std::optional<std::pair<Vector, double>> one_impact_orbit(unsigned int mode, double energy) const override;
+    // The turning-point state of the time-reversible one-impact orbit of period T on `contact`:
+    // from (p, 0) the flow reaches the stop at T/2 with a velocity along the contact row, which
+    // e = 1 reverses. Linear in p: two conditions, solved exactly.
+    Vector one_impact_turning_point(unsigned int contact, double period) const;
+    bool   forced() const override;
+    void   set_forcing_frequency(double omega) override;
+    double forcing_frequency() const override;
+
+    const integrators::ModalProjection &projection() const;
+    // The modal state (q, q̇) of the model's DoF state (u, v): q = Φᵀ M u.
+    Vector modal_state(const Vector &u, const Vector &v) const;
+
+  private:
+    struct Implementation;
+    std::unique_ptr<Implementation> impl_;
+  };
+} // namespace vibroimpact::periodic

@@ -1,0 +1,412 @@
+#include <vibroimpact/periodic/continuation.h>
+
+#include <Eigen/Eigenvalues>
+
+#include <LOCA.H>
+#include <LOCA_LAPACK.H>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+
+namespace vibroimpact::periodic
+{
+  std::vector<std::complex<double>> floquet_multipliers(const Matrix &monodromy, const unsigned int trivial)
+  {
+    Eigen::EigenSolver<Matrix>        solver(monodromy, false);
+    std::vector<std::complex<double>> mu(solver.eigenvalues().data(),
+                                         solver.eigenvalues().data() + solver.eigenvalues().size());
+    std::sort(mu.begin(), mu.end(), [](const auto &a, const auto &b) {
+      return std::abs(a - 1.0) < std::abs(b - 1.0);
+    });
+    mu.erase(mu.begin(), mu.begin() + std::min<std::size_t>(trivial, mu.size()));
+    std::sort(mu.begin(), mu.end(), [](const auto &a, const auto &b) { return std::abs(a) > std::abs(b); });
+    return mu;
+  }
+
+  namespace
+  {
+    // Thrown from the bookkeeping to end a continuation at a bound LOCA does not know.
+    struct StopContinuation
+    {
+      std::string reason;
+    };
+
+    // The shooting system in scaled unknowns, for LOCA's LAPACK group. Free families:
+    // X = (x0 / s_x, T / s_T, α s_T), parameter E / s_E. Forced: X = x0 / s_x, parameter Ω / Ω0.
+    class ShootingInterface : public LOCA::LAPACK::Interface
+    {
+    public:
+      ShootingInterface(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
+                        const ContinuationSettings &settings, const Vector &x0, double period,
+                        double parameter_scale, Branch &branch, const ProgressCallback &progress)
+        : flow_(flow)
+        , forced_flow_(forced_flow)
+        , settings_(settings)
+        , n_(flow.dimension())
+        , free_(forced_flow == nullptr)
+        , state_scale_(std::max(x0.norm(), 1e-300))
+        , period_scale_(period)
+        , parameter_scale_(parameter_scale)
+        , initial_guess_(free_ ? n_ + 2 : n_)
+        , branch_(branch)
+        , progress_(progress)
+      {
+        for (Eigen::Index k = 0; k < n_; ++k)
+          initial_guess_(k) = x0[k] / state_scale_;
+        if (free_)
+          {
+            initial_guess_(n_)     = 1.0; // T / s_T
+            initial_guess_(n_ + 1) = 0.0; // α
+          }
+        set_reference(x0);
+      }
+
+      const NOX::LAPACK::Vector &getInitialGuess() override { return initial_guess_; }
+
+      void setParams(const LOCA::ParameterVector &p) override { parameter_ = p.getValue(0); }
+
+      bool computeF(NOX::LAPACK::Vector &F, const NOX::LAPACK::Vector &X) override
+      {
+        const Evaluation &e = evaluate(X, false);
+        for (Eigen::Index k = 0; k < e.residual.size(); ++k)
+          F(k) = e.residual[k];
+        return true;
+      }
+
+      bool computeJacobian(NOX::LAPACK::Matrix<double> &J, const NOX::LAPACK::Vector &X) override
+      {
+        const Evaluation &e = evaluate(X, true);
+        ++jacobians_since_point_;
+        for (Eigen::Index i = 0; i < e.jacobian.rows(); ++i)
+          for (Eigen::Index j = 0; j < e.jacobian.cols(); ++j)
+            J(i, j) = e.jacobian(i, j);
+        return true;
+      }
+
+      void printSolution(const NOX::LAPACK::Vector &X, const double parameter) override
+      {
+        parameter_ = parameter;
+        record(X);
+      }
+
+    private:
+      struct Evaluation
+      {
+        std::vector<double> key;
+        double              parameter = 0.0;
+        bool                has_jacobian = false;
+        Vector              residual;
+        Matrix              jacobian;
+        FlowResult          flow;
+      };
+
+      Vector state(const NOX::LAPACK::Vector &X) const
+      {
+        Vector x(n_);
+        for (Eigen::Index k = 0; k < n_; ++k)
+          x[k] = X(k) * state_scale_;
+        return x;
+      }
+      double period(const NOX::LAPACK::Vector &X) const
+      {
+        return free_ ? X(n_) * period_scale_ : 2 * M_PI / (parameter_ * parameter_scale_);
+      }
+      double alpha(const NOX::LAPACK::Vector &X) const { return free_ ? X(n_ + 1) / period_scale_ : 0.0; }
+
+      void set_reference(const Vector &x)
+      {
+        reference_ = x;
+        if (free_)
+          {
+            phase_direction_ = flow_.vector_field(x);
+            phase_direction_ /= std::max(phase_direction_.norm(), 1e-300);
+          }
+      }
+
+      FlowResult run_flow(const Vector &x0, double T, double a, bool jacobian) const
+      {
+        if (forced_flow_)
+          forced_flow_->set_forcing_frequency(parameter_ * parameter_scale_);
+        if (!jacobian || settings_.exact_jacobian)
+          return flow_.flow(x0, T, a, jacobian);
+        // Finite differences of the flow map, column by column (the seed's method).
+        FlowResult   base = flow_.flow(x0, T, a, false);
+        const double step = 1e-7 * state_scale_;
+        base.jacobian.resize(n_, n_);
+        for (Eigen::Index k = 0; k < n_; ++k)
+          {
+            Vector x = x0;
+            x[k] += step;
+            base.jacobian.col(k) = (flow_.flow(x, T, a, false).x - base.x) / step;
+          }
+        base.evaluations += n_;
+        if (free_)
+          {
+            const double dT = 1e-7 * period_scale_, da = 1e-7 / period_scale_;
+            base.d_period    = (flow_.flow(x0, T + dT, a, false).x - base.x) / dT;
+            base.d_unfolding = (flow_.flow(x0, T, a + da, false).x - base.x) / da;
+            base.evaluations += 2;
+          }
+        return base;
+      }
+
+      const Evaluation &evaluate(const NOX::LAPACK::Vector &X, const bool jacobian)
+      {
+        std::vector<double> key(X.length());
+        for (int k = 0; k < X.length(); ++k)
+          key[k] = X(k);
+        if (cache_.key == key && cache_.parameter == parameter_ && (cache_.has_jacobian || !jacobian))
+          return cache_;
+
+        const Vector x0 = state(X);
+        const double T  = period(X);
+        const double a  = alpha(X);
+        if (!(T > 0) || !std::isfinite(T))
+          throw std::runtime_error("the period became " + std::to_string(T));
+        // Ask for the Jacobian whenever it is cheap to have: Newton needs it next.
+        const bool want_jacobian = jacobian || settings_.exact_jacobian;
+        cache_.flow              = run_flow(x0, T, a, want_jacobian);
+        branch_.flow_evaluations += cache_.flow.evaluations;
+        cache_.key          = key;
+        cache_.parameter    = parameter_;
+        cache_.has_jacobian = want_jacobian;
+
+        const Eigen::Index rows = free_ ? n_ + 2 : n_;
+        cache_.residual.resize(rows);
+        cache_.residual.head(n_) = (cache_.flow.x - x0) / state_scale_;
+        if (free_)
+          {
+            cache_.residual[n_]     = phase_direction_.dot(x0 - reference_) / state_scale_;
+            cache_.residual[n_ + 1] = (flow_.energy(x0) - parameter_ * parameter_scale_) / parameter_scale_;
+          }
+        if (want_jacobian)
+          {
+            Matrix &J = cache_.jacobian;
+            J.setZero(rows, rows);
+            J.topLeftCorner(n_, n_) = cache_.flow.jacobian - Matrix::Identity(n_, n_);
+            if (free_)
+              {
+                J.block(0, n_, n_, 1)     = cache_.flow.d_period * period_scale_ / state_scale_;
+                J.block(0, n_ + 1, n_, 1) = cache_.flow.d_unfolding / (period_scale_ * state_scale_);
+                J.block(n_, 0, 1, n_)     = phase_direction_.transpose();
+                // ∇H by central differences: exact for a quadratic energy up to round-off.
+                const double h = 1e-3 * state_scale_;
+                for (Eigen::Index k = 0; k < n_; ++k)
+                  {
+                    Vector xp = x0, xm = x0;
+                    xp[k] += h;
+                    xm[k] -= h;
+                    J(n_ + 1, k) = (flow_.energy(xp) - flow_.energy(xm)) / (2 * h) * state_scale_ / parameter_scale_;
+                  }
+              }
+          }
+        return cache_;
+      }
+
+      void record(const NOX::LAPACK::Vector &X)
+      {
+        const Vector x0 = state(X);
+        const double T  = period(X);
+        if (forced_flow_)
+          forced_flow_->set_forcing_frequency(parameter_ * parameter_scale_);
+        const FlowResult result = flow_.flow(x0, T, alpha(X), true);
+        ++branch_.flow_evaluations;
+
+        BranchPoint p;
+        p.state     = x0;
+        p.period    = T;
+        p.frequency = 2 * M_PI / T;
+        p.energy    = flow_.energy(x0);
+        p.unfolding = alpha(X);
+        p.residual  = (result.x - x0).norm() / std::max(x0.norm(), 1e-300);
+        p.newton_iterations = jacobians_since_point_;
+        jacobians_since_point_ = 0;
+        for (const auto &event : result.events)
+          {
+            p.impacts += event.kind == OrbitEvent::Kind::impact ? 1 : 0;
+            p.sticking_phases += event.kind == OrbitEvent::Kind::sticking_start ? 1 : 0;
+          }
+        p.min_gap             = result.min_gap;
+        p.min_impact_velocity = result.min_impact_velocity;
+        p.max_penetration     = result.max_penetration;
+        p.multipliers         = floquet_multipliers(result.jacobian, free_ ? 2 : 0);
+        p.max_multiplier      = 0.0;
+        for (const auto &mu : p.multipliers)
+          p.max_multiplier = std::max(p.max_multiplier, std::abs(mu));
+        p.stable = p.max_multiplier <= 1.0 + settings_.stability_tolerance;
+        // Grazing: an impact at vanishing velocity, or a gap closing without an impact.
+        const double velocity_scale = std::max(result.x.tail(n_ / 2).norm(), 1e-300);
+        p.admissible = p.max_penetration <= 0.0 &&
+                       (p.impacts == 0 || p.min_impact_velocity > 1e-6 * velocity_scale);
+
+        if (!branch_.points.empty())
+          {
+            const BranchPoint &q = branch_.points.back();
+            const double here = free_ ? p.energy : p.frequency, there = free_ ? q.energy : q.frequency;
+            if (branch_.points.size() >= 2)
+              {
+                const BranchPoint &r = branch_.points[branch_.points.size() - 2];
+                const double before = free_ ? r.energy : r.frequency;
+                p.fold = (here - there) * (there - before) < 0;
+              }
+            p.impacts_changed = p.impacts != q.impacts;
+            const auto flips = [](const BranchPoint &b) {
+              int n = 0;
+              for (const auto &mu : b.multipliers)
+                n += (std::abs(mu.imag()) < 1e-9 && mu.real() < -1.0) ? 1 : 0;
+              return n;
+            };
+            p.period_doubling = flips(p) != flips(q);
+          }
+        branch_.points.push_back(p);
+        set_reference(x0);
+        if (progress_)
+          progress_(p, static_cast<unsigned int>(branch_.points.size() - 1));
+
+        if (p.frequency < settings_.min_frequency && free_)
+          throw StopContinuation{"frequency below the minimum"};
+        if (p.frequency > settings_.max_frequency && free_)
+          throw StopContinuation{"frequency above the maximum"};
+        if (branch_.points.size() >= settings_.max_points)
+          throw StopContinuation{"maximum number of points"};
+      }
+
+      const PeriodicFlowMap     &flow_;
+      PeriodicFlowMap           *forced_flow_;
+      ContinuationSettings       settings_;
+      Eigen::Index               n_;
+      bool                       free_;
+      double                     state_scale_, period_scale_, parameter_scale_;
+      double                     parameter_ = 1.0;
+      NOX::LAPACK::Vector        initial_guess_;
+      Vector                     reference_, phase_direction_;
+      Evaluation                 cache_;
+      unsigned int               jacobians_since_point_ = 0;
+      Branch                    &branch_;
+      ProgressCallback           progress_;
+    };
+
+    Branch run_loca(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
+                    const ContinuationSettings &settings, const Vector &x0, const double period,
+                    const double parameter_start, const double parameter_min, const double parameter_max,
+                    const ProgressCallback &progress)
+    {
+      Branch branch;
+      // Parameters are scaled by their start value, so that the arc length sees O(1) numbers.
+      const double scale = parameter_start;
+      ShootingInterface interface(flow, forced_flow, settings, x0, period, scale, branch, progress);
+
+      auto  list   = Teuchos::rcp(new Teuchos::ParameterList);
+      auto &loca   = list->sublist("LOCA");
+      auto &stepper = loca.sublist("Stepper");
+      stepper.set("Continuation Method", "Arc Length");
+      stepper.set("Continuation Parameter", "p");
+      stepper.set("Initial Value", 1.0);
+      stepper.set("Max Value", parameter_max / scale);
+      stepper.set("Min Value", parameter_min / scale);
+      stepper.set("Max Steps", static_cast<int>(settings.max_points) + 10);
+      stepper.set("Max Nonlinear Iterations", static_cast<int>(settings.max_newton));
+      stepper.set("Compute Eigenvalues", false);
+      auto &step = loca.sublist("Step Size");
+      step.set("Method", "Adaptive");
+      step.set("Initial Step Size", settings.initial_step);
+      step.set("Min Step Size", settings.min_step);
+      step.set("Max Step Size", settings.max_step);
+      step.set("Aggressiveness", 0.5);
+      loca.sublist("Predictor").set("Method", "Secant");
+      auto &nox = list->sublist("NOX");
+      nox.set("Nonlinear Solver", "Line Search Based");
+      nox.sublist("Line Search").set("Method", "Full Step");
+      nox.sublist("Printing").set("Output Information", std::getenv("VIBROIMPACT_LOCA_DEBUG") ? 0x7fff : 0);
+
+      auto               global = LOCA::createGlobalData(list, Teuchos::rcp(new LOCA::LAPACK::Factory));
+      LOCA::ParameterVector parameters;
+      parameters.addParameter("p", 1.0);
+      auto group = Teuchos::rcp(new LOCA::LAPACK::Group(global, interface));
+      group->setParams(parameters);
+      // Newton stops well below the residual tolerance (it is scaled by the start state, and the
+      // reported residual is relative to each orbit's own size; quadratic convergence makes the
+      // margin cost at most one iteration).
+      auto norm  = Teuchos::rcp(new NOX::StatusTest::NormF(1e-3 * settings.tolerance, NOX::StatusTest::NormF::Unscaled));
+      auto iters = Teuchos::rcp(new NOX::StatusTest::MaxIters(static_cast<int>(settings.max_newton)));
+      auto combo = Teuchos::rcp(new NOX::StatusTest::Combo(NOX::StatusTest::Combo::OR, norm, iters));
+
+      try
+        {
+          LOCA::Stepper stepper_run(global, group, combo, list);
+          const auto    status = stepper_run.run();
+          if (status == LOCA::Abstract::Iterator::Finished)
+            branch.stop_reason = branch.points.empty() ? "no point converged" : "parameter bound reached";
+          else
+            {
+              branch.failed      = true;
+              branch.stop_reason = branch.points.empty() ? "Newton did not converge on the start point"
+                                                         : "the step size fell below its minimum (Newton failed)";
+            }
+        }
+      catch (const StopContinuation &stop)
+        {
+          branch.stop_reason = stop.reason;
+        }
+      catch (const std::exception &error)
+        {
+          branch.failed      = true;
+          branch.stop_reason = error.what();
+        }
+      LOCA::destroyGlobalData(global);
+      if (branch.points.empty())
+        branch.failed = true;
+      return branch;
+    }
+  } // namespace
+
+  Branch continue_free_family(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
+                              const ProgressCallback &progress)
+  {
+    const double graze = flow.grazing_energy(settings.mode);
+    if (!std::isfinite(graze))
+      throw std::invalid_argument("linear mode " + std::to_string(settings.mode) + " never reaches a contact");
+    // Above grazing, start on the impacting orbit itself where the map knows it: Newton from the
+    // linear mode does not cross the grazing point (the map's Jacobian grows like 1/U− there).
+    const double energy = settings.start_energy_factor * graze;
+    if (settings.start_energy_factor > 1)
+      if (const auto start = flow.one_impact_orbit(settings.mode, energy))
+        return continue_free_family(flow, settings, start->first, start->second, progress);
+    return continue_free_family(flow, settings, flow.linear_mode_state(settings.mode, energy),
+                                flow.linear_period(settings.mode), progress);
+  }
+
+  Branch continue_free_family(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
+                              const Vector &x0, const double period, const ProgressCallback &progress)
+  {
+    const double energy = flow.energy(x0);
+    Branch branch = run_loca(flow, nullptr, settings, x0, period, energy, settings.min_energy,
+                             settings.max_energy, progress);
+    branch.family = "mode " + std::to_string(settings.mode);
+    return branch;
+  }
+
+  Branch continue_forced_response(PeriodicFlowMap &flow, const ContinuationSettings &settings,
+                                  const Vector &x0, const ProgressCallback &progress)
+  {
+    if (!flow.forced())
+      throw std::invalid_argument("a forced response needs a harmonic load");
+    // Without a guess, the damped response settles from rest over some forcing periods.
+    const double T0    = 2 * M_PI / settings.min_frequency;
+    flow.set_forcing_frequency(settings.min_frequency);
+    Vector start = x0;
+    if (start.size() == 0)
+      {
+        start = Vector::Zero(flow.dimension());
+        for (int k = 0; k < 200; ++k)
+          start = flow.flow(start, T0, 0.0, false).x;
+      }
+    Branch branch = run_loca(flow, &flow, settings, start, T0,
+                             settings.min_frequency, settings.min_frequency, settings.max_frequency, progress);
+    branch.family = "forced";
+    return branch;
+  }
+} // namespace vibroimpact::periodic

@@ -1,0 +1,518 @@
+#include <vibroimpact/periodic/linear_impact_flow.h>
+
+#include <boost/math/tools/toms748_solve.hpp>
+
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace vibroimpact::periodic
+{
+  namespace
+  {
+    constexpr double infinity = std::numeric_limits<double>::infinity();
+
+    // The closed contacts as a key (contacts are few).
+    using ClosedSet = std::vector<bool>;
+  } // namespace
+
+  // State layout z = (q, q̇, ξ): N modal coordinates, N velocities, and for loaded models
+  // ξ = (1, sin Ωt, cos Ωt), so that every load term is a column of A.
+  struct LinearImpactFlow::Implementation
+  {
+    Implementation(const model::StructuralModel &model, const LinearImpactFlowSettings &s)
+      : settings(s)
+      , projection(model, s.n_modes, s.damping_ratios, s.mode_source)
+    {
+      m     = projection.size();
+      B     = projection.contact_rows();
+      gap0  = projection.gap0();
+      omega = projection.omegas();
+      D     = projection.damping();
+      mass_shapes = model.mass * projection.shapes();
+      restitution.resize(model.contacts.size());
+      for (std::size_t i = 0; i < model.contacts.size(); ++i)
+        restitution[i] = model.contacts[i].restitution;
+
+      // Loads: constant ones add to the column of ξ0 = 1, harmonic ones to sin and cos.
+      bool has_load = false;
+      G = Matrix::Zero(m, 3);
+      for (const auto &load : model.loads)
+        {
+          const Vector modal = projection.shapes().transpose() * load.spatial;
+          if (load.time.kind == model::TimeFunction::Kind::constant)
+            G.col(0) += load.time.amplitude * modal;
+          else if (load.time.kind == model::TimeFunction::Kind::harmonic)
+            {
+              if (forcing_omega > 0 && std::abs(load.time.omega - forcing_omega) > 1e-12 * forcing_omega)
+                throw std::invalid_argument("load '" + load.name +
+                                            "': harmonic loads must share one forcing frequency");
+              forcing_omega = load.time.omega;
+              G.col(1) += load.time.amplitude * std::cos(load.time.phase) * modal;
+              G.col(2) += load.time.amplitude * std::sin(load.time.phase) * modal;
+            }
+          else
+            throw std::invalid_argument("load '" + load.name +
+                                        "': periodic orbits need constant or harmonic loads");
+          has_load = true;
+        }
+      n_forcing = has_load ? 3 : 0;
+      harmonic  = forcing_omega > 0;
+      nz        = 2 * m + n_forcing;
+    }
+
+    LinearImpactFlowSettings     settings;
+    integrators::ModalProjection projection;
+    Eigen::Index                 m = 0, nz = 0, n_forcing = 0;
+    Matrix                       B, G, mass_shapes;
+    Vector                       gap0, omega, D;
+    std::vector<double>          restitution;
+    double                       forcing_omega = 0.0;
+    bool                         harmonic      = false;
+
+    // What the flow of one closed set needs: A, ∂A/∂α, and the rows giving the multipliers.
+    struct Mode
+    {
+      Matrix A, A_alpha;
+      Matrix multiplier_rows; // λ_S = L z, one row per closed contact (in `closed_list` order)
+      std::vector<unsigned int> closed_list;
+      Matrix step, step_extended; // exp(A δ), exp([[A, A_α], [0, A]] δ)
+      double step_length = -1.0;
+    };
+
+    Mode make_mode(const ClosedSet &closed, double alpha) const
+    {
+      Mode mode;
+      for (unsigned int i = 0; i < closed.size(); ++i)
+        if (closed[i])
+          mode.closed_list.push_back(i);
+
+      // The free acceleration a = F z.
+      Matrix F = Matrix::Zero(m, nz);
+      F.leftCols(m)        = Vector(-omega.cwiseAbs2()).asDiagonal();
+      F.middleCols(m, m)   = Vector(-(D.array() + alpha).matrix()).asDiagonal();
+      if (n_forcing > 0)
+        F.rightCols(n_forcing) = G;
+      Matrix F_alpha = Matrix::Zero(m, nz);
+      F_alpha.middleCols(m, m) = -Matrix::Identity(m, m);
+
+      Matrix P = Matrix::Identity(m, m);
+      if (!mode.closed_list.empty())
+        {
+          Matrix BS(mode.closed_list.size(), m);
+          for (std::size_t k = 0; k < mode.closed_list.size(); ++k)
+            BS.row(k) = B.row(mode.closed_list[k]);
+          // Unit modal masses: q̈ = a + B_Sᵀλ with B_S q̈ = 0 gives λ = −(B_S B_Sᵀ)⁻¹ B_S a.
+          const Matrix delassus_inverse = (BS * BS.transpose()).inverse();
+          mode.multiplier_rows = -delassus_inverse * BS * F;
+          P -= BS.transpose() * delassus_inverse * BS;
+        }
+
+      mode.A = Matrix::Zero(nz, nz);
+      mode.A.block(0, m, m, m) = Matrix::Identity(m, m);
+      mode.A.middleRows(m, m)  = P * F;
+      if (n_forcing > 0)
+        {
+          mode.A(2 * m + 1, 2 * m + 2) = forcing_omega;
+          mode.A(2 * m + 2, 2 * m + 1) = -forcing_omega;
+        }
+      mode.A_alpha = Matrix::Zero(nz, nz);
+      mode.A_alpha.middleRows(m, m) = P * F_alpha;
+      return mode;
+    }
+
+    Matrix extended(const Mode &mode) const
+    {
+      Matrix X = Matrix::Zero(2 * nz, 2 * nz);
+      X.topLeftCorner(nz, nz)     = mode.A;
+      X.topRightCorner(nz, nz)    = mode.A_alpha;
+      X.bottomRightCorner(nz, nz) = mode.A;
+      return X;
+    }
+
+    double scan_step() const
+    {
+      double highest = omega.maxCoeff();
+      if (harmonic)
+        highest = std::max(highest, forcing_omega);
+      return 2 * M_PI / highest / settings.samples_per_period;
+    }
+
+    double gap(unsigned int i, const Vector &z) const { return gap0[i] + B.row(i).dot(z.head(m)); }
+    double gap_rate(unsigned int i, const Vector &z) const { return B.row(i).dot(z.segment(m, m)); }
+
+    Vector initial_z(const Vector &x0) const
+    {
+      Vector z(nz);
+      z.head(2 * m) = x0;
+      if (n_forcing > 0)
+        z.tail(3) << 1.0, 0.0, 1.0; // ξ = (1, sin 0, cos 0)
+      return z;
+    }
+
+    // Whether contact i, at rest on its stop in state z, is pressed into it by the free flow.
+    bool pressed(unsigned int i, const Vector &z, double alpha) const
+    {
+      ClosedSet only(B.rows(), false);
+      only[i] = true;
+      const Mode mode = make_mode(only, alpha);
+      return (mode.multiplier_rows * z)(0) > 0.0;
+    }
+
+    struct Recorder
+    {
+      std::vector<double> times; // ascending sample times
+      std::size_t         next = 0;
+      std::vector<Vector> states;
+    };
+
+    // The flow from z0 over [0, T]; fills the result (events, gaps) and, when asked, the
+    // Jacobian and the samples.
+    FlowResult run(const Vector &x0, double period, double alpha, bool with_jacobian,
+                   Recorder *recorder) const
+    {
+      FlowResult result;
+      Vector     z = initial_z(x0);
+      ClosedSet  closed(B.rows(), false);
+      // A contact starting at rest on its stop and pressed into it starts stuck.
+      const double length_scale = std::max(1e-300, z.head(2 * m).lpNorm<Eigen::Infinity>());
+      for (unsigned int i = 0; i < B.rows(); ++i)
+        if (std::abs(gap(i, z)) <= 1e-12 * std::max(length_scale, std::abs(gap0[i])) &&
+            std::abs(gap_rate(i, z)) <= settings.chatter_threshold && pressed(i, z, alpha))
+          closed[i] = true;
+
+      Matrix J = Matrix::Identity(nz, nz);
+      Vector j_alpha = Vector::Zero(nz);
+      result.min_gap             = infinity;
+      result.min_impact_velocity = infinity;
+
+      std::map<ClosedSet, Mode> modes;
+      const auto mode_of = [&](const ClosedSet &set) -> Mode & {
+        auto it = modes.find(set);
+        if (it == modes.end())
+          it = modes.emplace(set, make_mode(set, alpha)).first;
+        return it->second;
+      };
+
+      const double delta = scan_step();
+      double       t     = 0.0;
+      unsigned int n_events = 0;
+      const auto   record = [&](double t_end, const Mode &mode, const Vector &z_start, double t_start) {
+        if (!recorder)
+          return;
+        while (recorder->next < recorder->times.size() && recorder->times[recorder->next] <= t_end)
+          {
+            const double tau = recorder->times[recorder->next] - t_start;
+            recorder->states.push_back((mode.A * tau).exp() * z_start);
+            ++recorder->next;
+          }
+      };
+
+      while (t < period)
+        {
+          Mode        &mode = mode_of(closed);
+          const double dt   = std::min(delta, period - t);
+          Matrix       E;
+          if (dt == delta && mode.step_length == delta)
+            E = mode.step;
+          else
+            {
+              E = (mode.A * dt).exp();
+              if (dt == delta)
+                mode.step = E, mode.step_length = delta;
+            }
+          const Vector z1 = E * z;
+
+          // The earliest event in (0, dt].
+          double       tau_event = infinity;
+          int          contact   = -1;
+          bool         release   = false;
+          const auto   z_at      = [&](double tau) -> Vector { return (mode.A * tau).exp() * z; };
+          const auto   refine    = [&](auto &&f, double a, double b) {
+            boost::uintmax_t iterations = 100;
+            const auto       r          = boost::math::tools::toms748_solve(
+              f, a, b, boost::math::tools::eps_tolerance<double>(52), iterations);
+            return r.second; // the side where f has crossed
+          };
+          for (unsigned int i = 0; i < B.rows(); ++i)
+            {
+              if (closed[i])
+                continue;
+              const double g_a = gap(i, z), g_b = gap(i, z1);
+              const double r_a = gap_rate(i, z), r_b = gap_rate(i, z1);
+              double       root = infinity;
+              const auto   g    = [&](double tau) { return gap(i, z_at(tau)); };
+              if (g_a > 0 && g_b <= 0)
+                root = refine(g, 0.0, dt);
+              else if (g_a > 0 && g_b > 0 && r_a < 0 && r_b > 0)
+                {
+                  // A dip between samples: find the lowest point, then the crossing before it.
+                  const auto   rate  = [&](double tau) { return gap_rate(i, z_at(tau)); };
+                  boost::uintmax_t iterations = 100;
+                  const auto   r     = boost::math::tools::toms748_solve(
+                    rate, 0.0, dt, r_a, r_b, boost::math::tools::eps_tolerance<double>(52), iterations);
+                  const double tau_min = 0.5 * (r.first + r.second);
+                  const double g_min   = g(tau_min);
+                  result.min_gap       = std::min(result.min_gap, g_min);
+                  if (g_min <= 0)
+                    root = refine(g, 0.0, tau_min);
+                }
+              if (root < tau_event)
+                tau_event = root, contact = static_cast<int>(i), release = false;
+            }
+          for (std::size_t k = 0; k < mode.closed_list.size(); ++k)
+            {
+              const double l_b = mode.multiplier_rows.row(k).dot(z1);
+              if (l_b < 0)
+                {
+                  const auto   lambda = [&](double tau) { return mode.multiplier_rows.row(k).dot(z_at(tau)); };
+                  const double l_a    = mode.multiplier_rows.row(k).dot(z);
+                  const double root   = l_a <= 0 ? 0.0 : refine(lambda, 0.0, dt);
+                  if (root < tau_event)
+                    tau_event = root, contact = static_cast<int>(mode.closed_list[k]), release = true;
+                }
+            }
+
+          const double tau = contact < 0 ? dt : tau_event;
+          Vector       z_end;
+          if (with_jacobian)
+            {
+              Matrix X;
+              if (contact < 0 && dt == delta)
+                {
+                  if (mode.step_extended.size() == 0)
+                    mode.step_extended = (extended(mode) * delta).exp();
+                  X = mode.step_extended;
+                }
+              else
+                X = (extended(mode) * tau).exp();
+              const Matrix Et = X.topLeftCorner(nz, nz);
+              j_alpha = Et * j_alpha + X.topRightCorner(nz, nz) * z;
+              J       = Et * J;
+              z_end   = Et * z;
+            }
+          else
+            z_end = contact < 0 ? z1 : z_at(tau);
+          record(t + tau, mode, z, t);
+          for (unsigned int i = 0; i < B.rows(); ++i)
+            if (!closed[i])
+              result.min_gap = std::min(result.min_gap, gap(i, z_end));
+          z = z_end;
+          t += tau;
+          if (contact < 0)
+            continue;
+
+          if (++n_events > settings.max_events)
+            throw std::runtime_error("more than " + std::to_string(settings.max_events) +
+                                     " contact events in one period (chatter without sticking?)");
+          const unsigned int i = static_cast<unsigned int>(contact);
+          if (release)
+            {
+              // λ = 0 at the release: both vector fields agree there, so the saltation matrix is I.
+              closed[i] = false;
+              result.events.push_back({OrbitEvent::Kind::separation, t, i, 0.0});
+              continue;
+            }
+
+          // Impact: Newton's law in modal coordinates, U+ = −e U−.
+          const Vector b       = B.row(i).transpose();
+          const double U_minus = b.dot(z.segment(m, m));
+          const double e       = restitution[i];
+          Vector       z_plus  = z;
+          z_plus.segment(m, m) -= (1.0 + e) * U_minus / b.squaredNorm() * b;
+          result.events.push_back({OrbitEvent::Kind::impact, t, i, U_minus});
+          result.min_impact_velocity = std::min(result.min_impact_velocity, std::abs(U_minus));
+          ClosedSet next = closed;
+          if (e * std::abs(U_minus) <= settings.chatter_threshold && pressed(i, z_plus, alpha))
+            {
+              // The rebound would be below the chatter threshold: the contact sticks with U+ = 0.
+              z_plus.segment(m, m) = z.segment(m, m) - U_minus / b.squaredNorm() * b;
+              next[i]              = true;
+              result.events.push_back({OrbitEvent::Kind::sticking_start, t, i, 0.0});
+            }
+          if (with_jacobian)
+            {
+              // S = R + (f+ − R f−) ∇gᵀ / (∇g · f−), ∇g = (b, 0, 0), ∇g · f− = U−.
+              const double e_used = next[i] ? 0.0 : e;
+              Matrix       R      = Matrix::Identity(nz, nz);
+              R.block(m, m, m, m) -= (1.0 + e_used) / b.squaredNorm() * b * b.transpose();
+              const Vector f_minus = mode.A * z;
+              const Vector f_plus  = mode_of(next).A * z_plus;
+              Matrix       S       = R;
+              S.leftCols(m) += (f_plus - R * f_minus) * b.transpose() / U_minus;
+              J       = S * J;
+              j_alpha = S * j_alpha;
+            }
+          z      = z_plus;
+          closed = next;
+        }
+      if (recorder)
+        while (recorder->next < recorder->times.size())
+          recorder->states.push_back(z), ++recorder->next;
+
+      result.x = z.head(2 * m);
+      if (result.min_impact_velocity == infinity)
+        result.min_impact_velocity = 0.0;
+      result.evaluations = 1;
+      if (with_jacobian)
+        {
+          result.jacobian    = J.topLeftCorner(2 * m, 2 * m);
+          result.d_unfolding = j_alpha.head(2 * m);
+          result.d_period    = (mode_of(closed).A * z).head(2 * m);
+        }
+      return result;
+    }
+  };
+
+  LinearImpactFlow::LinearImpactFlow(const model::StructuralModel &model, const LinearImpactFlowSettings &settings)
+    : impl_(std::make_unique<Implementation>(model, settings))
+  {}
+
+  LinearImpactFlow::~LinearImpactFlow() = default;
+
+  Eigen::Index LinearImpactFlow::dimension() const { return 2 * impl_->m; }
+
+  FlowResult LinearImpactFlow::flow(const Vector &x0, const double period, const double alpha,
+                                    const bool with_jacobian) const
+  {
+    return impl_->run(x0, period, alpha, with_jacobian, nullptr);
+  }
+
+  Vector LinearImpactFlow::vector_field(const Vector &x) const
+  {
+    const auto &I = *impl_;
+    const auto  mode = I.make_mode(ClosedSet(I.B.rows(), false), 0.0);
+    return (mode.A * I.initial_z(x)).head(2 * I.m);
+  }
+
+  double LinearImpactFlow::energy(const Vector &x) const
+  {
+    const auto &I = *impl_;
+    return I.projection.kinetic_energy(x.tail(I.m)) + I.projection.potential_energy(x.head(I.m));
+  }
+
+  OrbitSamples LinearImpactFlow::sample(const Vector &x0, const double period, const unsigned int n_samples) const
+  {
+    const auto &I = *impl_;
+    Implementation::Recorder recorder;
+    for (unsigned int k = 0; k <= n_samples; ++k)
+      recorder.times.push_back(period * k / n_samples);
+    const FlowResult result = I.run(x0, period, 0.0, false, &recorder);
+    OrbitSamples     samples;
+    samples.time   = recorder.times;
+    samples.events = result.events;
+    for (const Vector &z : recorder.states)
+      {
+        samples.displacement.push_back(I.projection.shapes() * z.head(I.m));
+        samples.velocity.push_back(I.projection.shapes() * z.segment(I.m, I.m));
+      }
+    return samples;
+  }
+
+  double LinearImpactFlow::linear_period(const unsigned int mode) const
+  {
+    return 2 * M_PI / impl_->omega[mode - 1];
+  }
+
+  double LinearImpactFlow::grazing_energy(const unsigned int mode) const
+  {
+    const auto &I         = *impl_;
+    double      amplitude = infinity;
+    for (Eigen::Index i = 0; i < I.B.rows(); ++i)
+      if (std::abs(I.B(i, mode - 1)) > 0)
+        amplitude = std::min(amplitude, std::max(0.0, I.gap0[i]) / std::abs(I.B(i, mode - 1)));
+    return 0.5 * std::pow(I.omega[mode - 1] * amplitude, 2);
+  }
+
+  Vector LinearImpactFlow::linear_mode_state(const unsigned int mode, const double energy) const
+  {
+    const auto &I = *impl_;
+    // At its largest distance from the contact that grazes first, so that impacts fall inside
+    // the period, never at its ends.
+    double       amplitude = std::sqrt(2 * energy) / I.omega[mode - 1];
+    Eigen::Index first     = -1;
+    double       ratio     = infinity;
+    for (Eigen::Index i = 0; i < I.B.rows(); ++i)
+      if (std::abs(I.B(i, mode - 1)) > 0 && I.gap0[i] / std::abs(I.B(i, mode - 1)) < ratio)
+        ratio = I.gap0[i] / std::abs(I.B(i, mode - 1)), first = i;
+    if (first >= 0 && I.B(first, mode - 1) < 0)
+      amplitude = -amplitude;
+    Vector x = Vector::Zero(2 * I.m);
+    x[mode - 1] = amplitude;
+    return x;
+  }
+
+  Vector LinearImpactFlow::one_impact_turning_point(const unsigned int contact, const double period) const
+  {
+    const auto  &I = *impl_;
+    const Vector b = I.B.row(contact).transpose();
+    // Undamped modes from (p, 0): q(T/2) = diag(cos ω T/2) p, q̇(T/2) = −diag(ω sin ω T/2) p.
+    const Vector C = (I.omega * (period / 2)).array().cos();
+    const Vector S = -(I.omega.array() * (I.omega * (period / 2)).array().sin()).matrix();
+    // Conditions: b·q(T/2) = −g0 (on the stop), and q̇(T/2) ∥ b (e = 1 reverses it onto −q̇, the
+    // mirror image, so the orbit closes by time reversibility): (I − b bᵀ/|b|²) S p = 0.
+    const Eigen::Index m = I.m;
+    Matrix             A(m + 1, m);
+    Vector             rhs = Vector::Zero(m + 1);
+    A.row(0)               = (b.array() * C.array()).matrix().transpose();
+    rhs[0]                 = -I.gap0[contact];
+    const Matrix P         = Matrix::Identity(m, m) - b * b.transpose() / b.squaredNorm();
+    A.bottomRows(m)        = P * S.asDiagonal();
+    Vector x               = Vector::Zero(2 * m);
+    x.head(m)              = A.colPivHouseholderQr().solve(rhs); // m + 1 rows of rank m
+    return x;
+  }
+
+  std::optional<std::pair<Vector, double>> LinearImpactFlow::one_impact_orbit(const unsigned int mode,
+                                                                              const double energy) const
+  {
+    const auto &I = *impl_;
+    if (I.n_forcing > 0 || !I.D.isZero(0.0))
+      return std::nullopt;
+    // The contact that mode j grazes first.
+    Eigen::Index contact = -1;
+    double       ratio   = infinity;
+    for (Eigen::Index i = 0; i < I.B.rows(); ++i)
+      if (std::abs(I.B(i, mode - 1)) > 0 && I.gap0[i] / std::abs(I.B(i, mode - 1)) < ratio)
+        ratio = I.gap0[i] / std::abs(I.B(i, mode - 1)), contact = i;
+    if (contact < 0 || I.restitution[contact] != 1.0)
+      return std::nullopt;
+    // The family stiffens (T falls below the linear period as E grows from grazing): walk T down
+    // until the orbit's energy passes E, then bisect.
+    const double T_linear = linear_period(mode);
+    const auto   energy_at = [&](double T) { return this->energy(one_impact_turning_point(contact, T)); };
+    double       high = T_linear * (1 - 1e-9), low = high;
+    for (int k = 1; k <= 400 && energy_at(low) < energy; ++k)
+      high = low, low = T_linear * (1 - 0.0025 * k);
+    if (energy_at(low) < energy)
+      return std::nullopt;
+    for (int k = 0; k < 60; ++k)
+      {
+        const double mid = 0.5 * (low + high);
+        (energy_at(mid) < energy ? high : low) = mid;
+      }
+    return std::make_pair(one_impact_turning_point(contact, low), low);
+  }
+
+  bool LinearImpactFlow::forced() const { return impl_->harmonic; }
+
+  void LinearImpactFlow::set_forcing_frequency(const double omega) { impl_->forcing_omega = omega; }
+
+  double LinearImpactFlow::forcing_frequency() const { return impl_->forcing_omega; }
+
+  const integrators::ModalProjection &LinearImpactFlow::projection() const { return impl_->projection; }
+
+  Vector LinearImpactFlow::modal_state(const Vector &u, const Vector &v) const
+  {
+    const auto &I = *impl_;
+    Vector      x(2 * I.m);
+    x.head(I.m) = I.mass_shapes.transpose() * u;
+    x.tail(I.m) = I.mass_shapes.transpose() * v;
+    return x;
+  }
+} // namespace vibroimpact::periodic
