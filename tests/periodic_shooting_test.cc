@@ -2,6 +2,7 @@
 // and converged orbits that are periodic when simulated again for ten periods.
 #include <vibroimpact/periodic/continuation.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
+#include <vibroimpact/periodic/moreau_jean_flow.h>
 #include <vibroimpact/structure/model_builder.h>
 
 #include <gtest/gtest.h>
@@ -85,4 +86,32 @@ TEST(PeriodicShooting, ElasticFamilyOfTheTwoDofChainIsPeriodicOverTenPeriods)
   for (const auto &p : branch.points)
     std::cerr << p.energy << " " << p.frequency << " impacts " << p.impacts << " newton " << p.newton_iterations
               << " |mu|max " << p.max_multiplier << "\n";
+}
+
+// The Moreau–Jean map's Jacobian along its active sets against central differences of the map
+// (the active sets do not change under the small perturbation: the map is locally affine).
+TEST(PeriodicShooting, MoreauJeanJacobianMatchesFiniteDifferencesAwayFromActiveSetChanges)
+{
+  auto description                    = test_cases::two_dof_chain();
+  description.contacts[0].restitution = 1.0;
+  const auto                      model = structure::build_model(description);
+  integrators::MoreauJeanSettings mj;
+  const periodic::MoreauJeanFlow  flow(model, mj, 400);
+  const auto                      start = flow.one_impact_orbit(1, 2.0 * flow.grazing_energy(1));
+  ASSERT_TRUE(start.has_value());
+  const Vector x0 = start->first;
+  const double T  = start->second, alpha = 0.0;
+  const auto   result = flow.flow(x0, T, alpha, true);
+  ASSERT_GE(result.events.size(), 1u);
+  const double h = 1e-7;
+  Matrix       fd(4, 4);
+  for (int k = 0; k < 4; ++k)
+    {
+      Vector xp = x0, xm = x0;
+      xp[k] += h;
+      xm[k] -= h;
+      fd.col(k) = (flow.flow(xp, T, alpha, false).x - flow.flow(xm, T, alpha, false).x) / (2 * h);
+    }
+  EXPECT_LT((result.jacobian - fd).norm(), 1e-6 * fd.norm()) << result.jacobian << "\n\n" << fd;
+  std::cerr << "residual of the event-driven start on the MJ map: " << (result.x - x0).norm() / x0.norm() << "\n";
 }

@@ -89,6 +89,14 @@ namespace vibroimpact::app
       },
       {"sweep"});
 
+    file.section(
+      "Continuation",
+      [&](io::ParameterSection &s) {
+        c.continuation.filename = file.filename();
+        periodic::bind_continuation_parameters(s, c.continuation);
+      },
+      {"continue"});
+
     if (!file.parsed())
       return;
     if (!c.comparison.reference.empty())
@@ -128,9 +136,9 @@ namespace vibroimpact::app
 
   void print_parameters(std::ostream &out, const std::string &verb)
   {
-    const std::vector<std::string> verbs{"modes", "simulate", "compare", "sweep", "converge"};
+    const std::vector<std::string> verbs{"modes", "simulate", "compare", "sweep", "converge", "continue"};
     if (!verb.empty() && std::find(verbs.begin(), verbs.end(), verb) == verbs.end())
-      throw io::InputError("command line", "parameters " + verb, "unknown verb (modes, simulate, compare, sweep, converge)");
+      throw io::InputError("command line", "parameters " + verb, "unknown verb (modes, simulate, compare, sweep, converge, continue)");
     auto     file = io::ParameterFile::documentation(case_file_families(), verb);
     CaseFile c;
     bind_case_file(file, c);

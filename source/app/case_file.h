@@ -5,6 +5,7 @@
 #pragma once
 
 #include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/periodic/continuation_parameters.h>
 #include <vibroimpact/structure/case_description.h>
 #include <vibroimpact/studies/convergence.h>
 #include <vibroimpact/studies/parameter_sweep.h>
@@ -38,6 +39,7 @@ namespace vibroimpact::app
     studies::ConvergenceSettings        convergence;
     studies::SweepSettings              sweep;
     studies::ComparisonSettings         comparison;
+    periodic::ContinuationCase          continuation;
     std::vector<studies::RunDefinition> runs; // "Run <name>"
 
     const integrators::Solver &solver() const { return solver(solver_name); }

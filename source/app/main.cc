@@ -54,6 +54,10 @@ int main(int argc, char **argv)
     program.add_subcommand("converge", "convergence table with observed rates: natural frequencies, or response "
                                        "quantities under mesh, time-step or mode refinement");
   add_common(converge);
+  CLI::App *continuation = program.add_subcommand(
+    "continue", "periodic orbits by shooting and continuation (Trilinos LOCA): branches, Floquet stability, "
+                "frequency-energy plot");
+  add_common(continuation);
   std::string verb_for_parameters;
   CLI::App   *parameters =
     program.add_subcommand("parameters", "print every parameter with its default and documentation");
@@ -69,7 +73,7 @@ int main(int argc, char **argv)
   if (argc > 1 && argv[1][0] != '-' && !is_verb(argv[1]))
     {
       std::cerr << "vibroimpact: error: unknown verb '" << argv[1]
-                << "' (modes, simulate, compare, sweep, converge, parameters; see vibroimpact --help)\n";
+                << "' (modes, simulate, compare, sweep, converge, continue, parameters; see vibroimpact --help)\n";
       return io::exit_bad_input;
     }
 
@@ -96,6 +100,8 @@ int main(int argc, char **argv)
         return app::run_converge(options);
       if (*compare)
         return app::run_compare(options);
+      if (*continuation)
+        return app::run_continue(options);
       if (*sweep)
         return app::run_sweep(options, argc, argv);
       if (*parameters)

@@ -4,6 +4,7 @@
 
 #include <LOCA.H>
 #include <LOCA_LAPACK.H>
+#include <NOX_Observer.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -32,6 +33,14 @@ namespace vibroimpact::periodic
     struct StopContinuation
     {
       std::string reason;
+    };
+
+    // Counts the Newton iterations of the corrector that converges (each solve starts afresh).
+    struct NewtonCounter : public NOX::Observer
+    {
+      unsigned int iterations = 0;
+      void         runPreSolve(const NOX::Solver::Generic &) override { iterations = 0; }
+      void         runPostIterate(const NOX::Solver::Generic &) override { ++iterations; }
     };
 
     // The shooting system in scaled unknowns, for LOCA's LAPACK group. Free families:
@@ -68,8 +77,17 @@ namespace vibroimpact::periodic
 
       void setParams(const LOCA::ParameterVector &p) override { parameter_ = p.getValue(0); }
 
+      // A Newton iterate that leaves the domain of the map (a period ≤ 0, a flow that fails)
+      // gets a huge residual and a unit Jacobian (LOCA ends the run on a failed evaluation):
+      // Newton then fails its iterations and LOCA shortens the step instead.
       bool computeF(NOX::LAPACK::Vector &F, const NOX::LAPACK::Vector &X) override
       {
+        if (!valid(X))
+          {
+            for (int k = 0; k < F.length(); ++k)
+              F(k) = 1e10;
+            return true;
+          }
         const Evaluation &e = evaluate(X, false);
         for (Eigen::Index k = 0; k < e.residual.size(); ++k)
           F(k) = e.residual[k];
@@ -78,8 +96,14 @@ namespace vibroimpact::periodic
 
       bool computeJacobian(NOX::LAPACK::Matrix<double> &J, const NOX::LAPACK::Vector &X) override
       {
+        if (!valid(X))
+          {
+            for (int i = 0; i < J.numRows(); ++i)
+              for (int j = 0; j < J.numCols(); ++j)
+                J(i, j) = i == j ? 1.0 : 0.0;
+            return true;
+          }
         const Evaluation &e = evaluate(X, true);
-        ++jacobians_since_point_;
         for (Eigen::Index i = 0; i < e.jacobian.rows(); ++i)
           for (Eigen::Index j = 0; j < e.jacobian.cols(); ++j)
             J(i, j) = e.jacobian(i, j);
@@ -93,6 +117,22 @@ namespace vibroimpact::periodic
       }
 
     private:
+      bool valid(const NOX::LAPACK::Vector &X)
+      {
+        const double T = period(X);
+        if (!(T > 0) || !std::isfinite(T))
+          return false;
+        try
+          {
+            evaluate(X, false);
+            return true;
+          }
+        catch (const std::runtime_error &)
+          {
+            return false;
+          }
+      }
+
       struct Evaluation
       {
         std::vector<double> key;
@@ -164,8 +204,6 @@ namespace vibroimpact::periodic
         const Vector x0 = state(X);
         const double T  = period(X);
         const double a  = alpha(X);
-        if (!(T > 0) || !std::isfinite(T))
-          throw std::runtime_error("the period became " + std::to_string(T));
         // Ask for the Jacobian whenever it is cheap to have: Newton needs it next.
         const bool want_jacobian = jacobian || settings_.exact_jacobian;
         cache_.flow              = run_flow(x0, T, a, want_jacobian);
@@ -222,8 +260,7 @@ namespace vibroimpact::periodic
         p.energy    = flow_.energy(x0);
         p.unfolding = alpha(X);
         p.residual  = (result.x - x0).norm() / std::max(x0.norm(), 1e-300);
-        p.newton_iterations = jacobians_since_point_;
-        jacobians_since_point_ = 0;
+        p.newton_iterations = counter ? counter->iterations : 0;
         for (const auto &event : result.events)
           {
             p.impacts += event.kind == OrbitEvent::Kind::impact ? 1 : 0;
@@ -232,6 +269,7 @@ namespace vibroimpact::periodic
         p.min_gap             = result.min_gap;
         p.min_impact_velocity = result.min_impact_velocity;
         p.max_penetration     = result.max_penetration;
+        p.grazing_gap         = result.grazing_gap;
         p.multipliers         = floquet_multipliers(result.jacobian, free_ ? 2 : 0);
         p.max_multiplier      = 0.0;
         for (const auto &mu : p.multipliers)
@@ -239,7 +277,9 @@ namespace vibroimpact::periodic
         p.stable = p.max_multiplier <= 1.0 + settings_.stability_tolerance;
         // Grazing: an impact at vanishing velocity, or a gap closing without an impact.
         const double velocity_scale = std::max(result.x.tail(n_ / 2).norm(), 1e-300);
-        p.admissible = p.max_penetration <= 0.0 &&
+        // Time steppers penetrate by O(h²): a hundredth of the largest displacement is allowed.
+        const double length_scale = std::max(x0.head(n_ / 2).lpNorm<Eigen::Infinity>(), 1e-300);
+        p.admissible = p.max_penetration <= 1e-2 * length_scale && !(p.grazing_gap < 1e-6 * length_scale) &&
                        (p.impacts == 0 || p.min_impact_velocity > 1e-6 * velocity_scale);
 
         if (!branch_.points.empty())
@@ -284,7 +324,10 @@ namespace vibroimpact::periodic
       NOX::LAPACK::Vector        initial_guess_;
       Vector                     reference_, phase_direction_;
       Evaluation                 cache_;
-      unsigned int               jacobians_since_point_ = 0;
+    public:
+      Teuchos::RCP<NewtonCounter> counter;
+
+    private:
       Branch                    &branch_;
       ProgressCallback           progress_;
     };
@@ -320,6 +363,8 @@ namespace vibroimpact::periodic
       auto &nox = list->sublist("NOX");
       nox.set("Nonlinear Solver", "Line Search Based");
       nox.sublist("Line Search").set("Method", "Full Step");
+      interface.counter = Teuchos::rcp(new NewtonCounter);
+      nox.sublist("Solver Options").set<Teuchos::RCP<NOX::Observer>>("Observer", interface.counter);
       nox.sublist("Printing").set("Output Information", std::getenv("VIBROIMPACT_LOCA_DEBUG") ? 0x7fff : 0);
 
       auto               global = LOCA::createGlobalData(list, Teuchos::rcp(new LOCA::LAPACK::Factory));
@@ -357,6 +402,21 @@ namespace vibroimpact::periodic
           branch.stop_reason = error.what();
         }
       LOCA::destroyGlobalData(global);
+      // A family of a given number of impacts per period ends where its orbit grazes a contact
+      // (the map is not differentiable there): say so rather than "Newton failed".
+      if (branch.failed && !branch.points.empty())
+        {
+          const auto  &last  = branch.points.back();
+          const double scale = last.state.head(last.state.size() / 2).lpNorm<Eigen::Infinity>();
+          if (last.grazing_gap < 1e-3 * scale)
+            {
+              std::ostringstream reason;
+              reason << "grazing: a gap closes to " << last.grazing_gap << " between impacts at energy "
+                     << last.energy << ", frequency " << last.frequency
+                     << " (beyond, the orbits have one more impact per period)";
+              branch.stop_reason = reason.str();
+            }
+        }
       if (branch.points.empty())
         branch.failed = true;
       return branch;

@@ -259,6 +259,7 @@ namespace vibroimpact::periodic
                   const double tau_min = 0.5 * (r.first + r.second);
                   const double g_min   = g(tau_min);
                   result.min_gap       = std::min(result.min_gap, g_min);
+                  result.grazing_gap   = std::min(result.grazing_gap, g_min);
                   if (g_min <= 0)
                     root = refine(g, 0.0, tau_min);
                 }

@@ -80,6 +80,12 @@ namespace vibroimpact::integrators
     // sensitivities of shooting methods.
     State step_with_active_set(const State &state, const std::vector<unsigned int> &active) const;
 
+    // The linear part of step_with_active_set(before, active) applied to the columns of (dU, dV),
+    // in place: the tangent map of the affine step (many right-hand sides through the one
+    // factored W), for the exact Jacobian of the discrete flow along recorded active sets.
+    void tangent_step(Eigen::MatrixXd &dU, Eigen::MatrixXd &dV, const State &before,
+                      const std::vector<unsigned int> &active) const;
+
     double kinetic_energy(const Vector &v) const;
     double potential_energy(const Vector &u) const;
 

@@ -50,6 +50,7 @@ namespace vibroimpact::periodic
     double       residual   = 0.0;  // ‖x(T) − x0‖ / ‖x0‖
     bool         admissible = true; // no penetration, no grazing inside the period
     double       min_gap = 0.0, min_impact_velocity = 0.0, max_penetration = 0.0;
+    double       grazing_gap = 0.0; // smallest local minimum of an open gap (∞: none)
     double       unfolding = 0.0;   // α at convergence (0 for a true orbit)
     bool         fold = false, period_doubling = false, impacts_changed = false;
     Vector       state;             // x0

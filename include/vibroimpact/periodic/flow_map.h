@@ -15,6 +15,7 @@
 
 #include <Eigen/Dense>
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -48,6 +49,9 @@ namespace vibroimpact::periodic
     Vector d_unfolding;    // ∂x(T)/∂α
     std::vector<OrbitEvent> events;
     double min_gap             = 0.0;  // smallest gap over the period (sampled and at events)
+    // Smallest local minimum of an open gap between impacts (∞: none): → 0 at a grazing, where
+    // a family of a given number of impacts per period ends.
+    double grazing_gap = std::numeric_limits<double>::infinity();
     double min_impact_velocity = 0.0;  // smallest |U−| of the impacts (grazing when → 0)
     double max_penetration     = 0.0;  // deepest penetration (time steppers; 0 for exact flows)
     unsigned long evaluations  = 0;    // flow-map evaluations this result cost (Jacobian included)

@@ -355,4 +355,40 @@ namespace vibroimpact::integrators
     after.t = state.t + h;
     return after;
   }
+
+  void MoreauJean::tangent_step(Eigen::MatrixXd &dU, Eigen::MatrixXd &dV, const State &before,
+                                const std::vector<unsigned int> &active) const
+  {
+    const double h = settings_.time_step, theta = settings_.theta;
+    Eigen::MatrixXd dV_plus(dV.rows(), dV.cols());
+    for (Eigen::Index k = 0; k < dV.cols(); ++k)
+      {
+        const Vector dv = dV.col(k);
+        Vector       rhs = model_.mass * dv;
+        rhs -= h * (model_.stiffness * (Vector(dU.col(k)) + (theta * (1 - theta) * h) * dv));
+        if (theta < 1.0)
+          rhs -= ((1 - theta) * h) * model_.damping_force(dv);
+        dV_plus.col(k) = solve_w(rhs);
+      }
+    if (!active.empty())
+      {
+        const auto      m = static_cast<Eigen::Index>(active.size());
+        Eigen::MatrixXd D(m, m), rhs(m, dV.cols());
+        for (Eigen::Index a = 0; a < m; ++a)
+          {
+            const auto i = active[a];
+            // impact_target is e U− for an approaching contact, U− otherwise: its slope in U−.
+            const double U_minus = H_.row(i).dot(before.v);
+            const double slope   = U_minus < 0 ? model_.contacts[i].restitution : 1.0;
+            rhs.row(a)           = -slope * (H_.row(i) * dV) - H_.row(i) * dV_plus;
+            for (Eigen::Index b = 0; b < m; ++b)
+              D(a, b) = delassus_(i, active[b]);
+          }
+        const Eigen::MatrixXd dP = D.ldlt().solve(rhs);
+        for (Eigen::Index a = 0; a < m; ++a)
+          dV_plus += Y_.col(active[a]) * dP.row(a);
+      }
+    dU += h * (theta * dV_plus + (1 - theta) * dV);
+    dV = std::move(dV_plus);
+  }
 } // namespace vibroimpact::integrators

@@ -1,0 +1,53 @@
+// The "Continuation" subsection of a case file: which period map, which families, the bounds and
+// the Newton and step settings of `vibroimpact continue`, bound through io::ParameterSection.
+#pragma once
+
+#include <vibroimpact/periodic/continuation.h>
+#include <vibroimpact/periodic/linear_impact_flow.h>
+
+#include <string>
+#include <vector>
+
+namespace vibroimpact::io
+{
+  class ParameterSection;
+}
+namespace vibroimpact::model
+{
+  struct StructuralModel;
+}
+
+namespace vibroimpact::periodic
+{
+  enum class FlowKind
+  {
+    event_driven, // LinearImpactFlow: exact between events, saltation Jacobian
+    moreau_jean   // MoreauJeanFlow: N steps of h = T/N, Jacobian along the active sets
+  };
+
+  enum class OrbitKind
+  {
+    free,  // autonomous families leaving linear modes, continued in energy
+    forced // periodic response to the harmonic load, continued in its frequency
+  };
+
+  struct ContinuationCase
+  {
+    std::string               filename;
+    FlowKind                  flow = FlowKind::event_driven;
+    OrbitKind                 kind = OrbitKind::free;
+    std::vector<double>       families{1}; // linear modes the free families leave
+    LinearImpactFlowSettings  event_driven;
+    unsigned int              steps_per_period = 512; // Moreau–Jean map
+    ContinuationSettings      settings;
+    double                    max_energy_factor = 100; // × the family's grazing energy, when Maximum energy = 0
+    std::vector<double>       orbit_points;            // branch points whose orbit is written
+    unsigned int              orbit_samples = 200;
+
+    static constexpr unsigned int min_steps_per_period = 16;
+  };
+
+  void bind_continuation_parameters(io::ParameterSection &section, ContinuationCase &c);
+  // What needs the model: a contact, a load for forced orbits, families among the modes.
+  void check_continuation(const ContinuationCase &c, const model::StructuralModel &model);
+} // namespace vibroimpact::periodic

@@ -1,0 +1,116 @@
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/parameter_section.h>
+#include <vibroimpact/model/structural_model.h>
+#include <vibroimpact/periodic/continuation_parameters.h>
+
+#include <cmath>
+#include <limits>
+
+namespace vibroimpact::periodic
+{
+  void bind_continuation_parameters(io::ParameterSection &s, ContinuationCase &c)
+  {
+    constexpr unsigned int unbounded = std::numeric_limits<unsigned int>::max();
+    const io::Choices<FlowKind> flows{{"event-driven", FlowKind::event_driven}, {"moreau-jean", FlowKind::moreau_jean}};
+    const io::Choices<OrbitKind> kinds{{"free", OrbitKind::free}, {"forced", OrbitKind::forced}};
+    const io::Choices<integrators::ModeSource> sources{{"finite element", integrators::ModeSource::finite_element},
+                                                       {"exact", integrators::ModeSource::exact}};
+    const io::Choices<bool> jacobians{{"exact", true}, {"finite differences", false}};
+    ContinuationSettings &p = c.settings;
+    if (!s.reading())
+      p.max_energy = p.max_frequency = 0.0; // declared as 0: no bound
+
+    s.add("Flow map", c.flow, flows,
+          "event-driven: exact between impacts, in modal coordinates (linear structures); moreau-jean: Steps per "
+          "period Moreau–Jean steps of the model (any model, the seed's method).");
+    s.add("Kind", c.kind, kinds,
+          "free: conservative families leaving the linear modes of Families, continued in energy; forced: the "
+          "periodic response to the harmonic load, continued in its frequency from Minimum to Maximum frequency.");
+    s.add("Families", c.families, io::in_range(1, 1e6),
+          "Linear modes (1-based) whose families are continued (free orbits), e.g. 1, 2.");
+    s.add("Start energy factor", p.start_energy_factor, io::positive(),
+          "First point: this multiple of the family's grazing energy (the linear mode touching a contact); above 1 "
+          "the start is the one-impact orbit of that energy where it is known in closed form.");
+    s.add("Minimum energy", p.min_energy, io::non_negative(), "Free families stop below this energy.");
+    s.add("Maximum energy", p.max_energy, io::non_negative(),
+          "Free families stop above this energy; 0: Maximum energy factor × the family's grazing energy.");
+    s.add("Maximum energy factor", c.max_energy_factor, io::positive(),
+          "The energy bound, as a multiple of the grazing energy, when Maximum energy = 0.");
+    s.add("Minimum frequency", p.min_frequency, io::non_negative(),
+          "rad/s. Free: a family stops below it; forced: the first forcing frequency.");
+    s.add("Maximum frequency", p.max_frequency, io::non_negative(),
+          "rad/s. Free: a family stops above it (0: no bound); forced: the last forcing frequency.");
+    s.add("Maximum points", p.max_points, 2, 100000, "Points per branch.");
+    s.add("Initial step", p.initial_step, io::positive(), "First arc-length step, in scaled unknowns.");
+    s.add("Minimum step", p.min_step, io::positive(), "A branch stops (failed) when the step falls below it.");
+    s.add("Maximum step", p.max_step, io::positive(), "Largest arc-length step.");
+    s.add("Residual tolerance", p.tolerance, io::in_range(1e-15, 1e-2),
+          "Every reported orbit has |x(T) - x0| / |x0| below this.");
+    s.add("Maximum Newton iterations", p.max_newton, 1, 1000, "Per continuation step.");
+    s.add("Jacobian", p.exact_jacobian, jacobians,
+          "exact: saltation matrices (event-driven) or step matrices along the active sets (moreau-jean); finite "
+          "differences: one flow per unknown (the seed's method, for comparison).");
+    s.add("Stability tolerance", p.stability_tolerance, io::in_range(0, 1),
+          "An orbit is stable when its non-trivial Floquet multipliers have |mu| <= 1 + this.");
+    s.add("Number of modes", c.event_driven.n_modes, 0, unbounded, "Event-driven map: modes kept; 0: all.");
+    s.add("Mode shapes", c.event_driven.mode_source, sources, "Event-driven map: where the modes come from.");
+    s.add("Damping ratios", c.event_driven.damping_ratios, io::in_range(0, 1),
+          "Event-driven map: modal damping ratios zeta_1, zeta_2, ... (the last repeats); empty: undamped.");
+    s.add("Chatter threshold", c.event_driven.chatter_threshold, io::non_negative(),
+          "Event-driven map: a contact whose rebound speed e|U-| is below this sticks.");
+    s.add("Steps per period", c.steps_per_period, ContinuationCase::min_steps_per_period, unbounded,
+          "Moreau–Jean map: N, h = T/N.");
+    s.add("Orbit points", c.orbit_points, io::non_negative(),
+          "Branch points (0-based, per family) whose orbit over one period is written (orbit_<family>_<point>.csv and "
+          ".pvd).");
+    s.add("Samples per orbit", c.orbit_samples, 2, 100000, "Rows of a written orbit.");
+    if (!s.reading())
+      return;
+    if (p.max_energy == 0.0)
+      p.max_energy = std::numeric_limits<double>::infinity();
+    if (p.max_frequency == 0.0)
+      p.max_frequency = std::numeric_limits<double>::infinity();
+    if (p.min_energy >= p.max_energy)
+      s.fail("Maximum energy", "must be above Minimum energy");
+    if (p.min_frequency >= p.max_frequency)
+      s.fail("Maximum frequency", "must be above Minimum frequency");
+    if (p.min_step > p.initial_step || p.initial_step > p.max_step)
+      s.fail("Initial step", "must lie between Minimum step and Maximum step");
+    if (c.kind == OrbitKind::forced && !(p.min_frequency > 0 && std::isfinite(p.max_frequency)))
+      s.fail("Minimum frequency", "a forced response needs 0 < Minimum frequency < Maximum frequency");
+    for (const double f : c.families)
+      if (f != std::floor(f))
+        s.fail("Families", "'" + std::to_string(f) + "' is not a mode number");
+    for (const double k : c.orbit_points)
+      if (k != std::floor(k))
+        s.fail("Orbit points", "'" + std::to_string(k) + "' is not a point index");
+  }
+
+  void check_continuation(const ContinuationCase &c, const model::StructuralModel &model)
+  {
+    if (model.contacts.empty())
+      throw io::InputError(c.filename, "Continuation/Kind", "the model has no contact: its periodic orbits are linear");
+    const auto n_modes = c.event_driven.n_modes ? c.event_driven.n_modes : model.n_dofs();
+    if (c.kind == OrbitKind::free)
+      for (const double f : c.families)
+        if (f > n_modes)
+          throw io::InputError(c.filename, "Continuation/Families",
+                               "mode " + std::to_string(unsigned(f)) + " is beyond the " + std::to_string(n_modes) +
+                                 " modes of the map");
+    bool harmonic = false;
+    for (const auto &load : model.loads)
+      harmonic = harmonic || load.time.kind == model::TimeFunction::Kind::harmonic;
+    if (c.kind == OrbitKind::forced && !harmonic)
+      throw io::InputError(c.filename, "Continuation/Kind", "a forced response needs a harmonic load (subsection Load)");
+    if (c.kind == OrbitKind::free && !model.loads.empty())
+      throw io::InputError(c.filename, "Continuation/Kind",
+                           "free families are conservative: the model must have no load (use Kind = forced)");
+    if (c.kind == OrbitKind::free && c.flow == FlowKind::event_driven && !c.event_driven.damping_ratios.empty())
+      for (const double z : c.event_driven.damping_ratios)
+        if (z > 0)
+          throw io::InputError(c.filename, "Continuation/Damping ratios", "free families need an undamped model");
+    if (c.event_driven.n_modes > model.n_dofs())
+      throw io::InputError(c.filename, "Continuation/Number of modes",
+                           "the model has only " + std::to_string(model.n_dofs()) + " DoFs");
+  }
+} // namespace vibroimpact::periodic

@@ -1,0 +1,243 @@
+#include <vibroimpact/integrators/moreau_jean.h>
+#include <vibroimpact/periodic/linear_impact_flow.h>
+#include <vibroimpact/periodic/moreau_jean_flow.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace vibroimpact::periodic
+{
+  struct MoreauJeanFlow::Implementation
+  {
+    Implementation(const model::StructuralModel &m, const integrators::MoreauJeanSettings &s, unsigned int N)
+      : model(m)
+      , damped(m)
+      , settings(s)
+      , steps(N)
+      , linear(m, LinearImpactFlowSettings{})
+    {
+      n = m.n_dofs();
+      for (const auto &load : m.loads)
+        if (load.time.kind == model::TimeFunction::Kind::harmonic)
+          forcing_omega = load.time.omega;
+    }
+
+    const model::StructuralModel            &model;
+    mutable model::StructuralModel           damped; // the model with α M added to C
+    integrators::MoreauJeanSettings          settings;
+    unsigned int                             steps;
+    LinearImpactFlow                         linear; // linear modes, grazing, start orbits
+    Eigen::Index                             n = 0;
+    double                                   forcing_omega = 0.0;
+
+    const model::StructuralModel &model_with(double alpha) const
+    {
+      damped.damping = model.damping + alpha * model.mass;
+      for (std::size_t k = 0; k < damped.loads.size(); ++k)
+        if (damped.loads[k].time.kind == model::TimeFunction::Kind::harmonic)
+          damped.loads[k].time.omega = forcing_omega;
+      return damped;
+    }
+
+    Vector to_physical(const Vector &modal) const
+    {
+      const auto  &Phi = linear.projection().shapes();
+      const auto   m   = Phi.cols();
+      Vector       x(2 * n);
+      x.head(n) = Phi * modal.head(m);
+      x.tail(n) = Phi * modal.tail(m);
+      return x;
+    }
+
+    struct Recorder
+    {
+      unsigned int        every = 0;
+      std::vector<double> time;
+      std::vector<Vector> u, v;
+    };
+
+    Vector vector_field(const Vector &x) const
+    {
+      return to_physical(linear.vector_field(linear.modal_state(x.head(n), x.tail(n))));
+    }
+
+    FlowResult run(const Vector &x0, double period, double alpha, bool with_jacobian, Recorder *recorder) const
+    {
+      auto s      = settings;
+      s.time_step = period / steps;
+      const integrators::MoreauJean mj(model_with(alpha), s);
+      integrators::State            state{x0.head(n), x0.tail(n), 0.0};
+      FlowResult                    result;
+      result.min_gap             = std::numeric_limits<double>::infinity();
+      result.min_impact_velocity = std::numeric_limits<double>::infinity();
+      Matrix dU, dV;
+      if (with_jacobian)
+        {
+          dU = Matrix::Zero(n, 2 * n);
+          dV = Matrix::Zero(n, 2 * n);
+          dU.leftCols(n).setIdentity();
+          dV.rightCols(n).setIdentity();
+        }
+      const auto   n_contacts = model.contacts.size();
+      std::vector<unsigned int> episode(n_contacts, 0); // consecutive steps with an impulse
+      if (recorder)
+        {
+          recorder->time.push_back(0.0);
+          recorder->u.push_back(state.u);
+          recorder->v.push_back(state.v);
+        }
+      for (unsigned int k = 0; k < steps; ++k)
+        {
+          const integrators::State before = state;
+          const auto               report = mj.step(state);
+          if (report.lcp_failed)
+            throw std::runtime_error("LCP failed at step " + std::to_string(k) + ": " + report.lcp_message);
+          for (std::size_t i = 0; i < n_contacts; ++i)
+            {
+              result.min_gap = std::min(result.min_gap, report.gap[i]);
+              if (report.impulse[i] > 0)
+                {
+                  if (episode[i] == 0)
+                    {
+                      result.events.push_back({OrbitEvent::Kind::impact, before.t, unsigned(i), report.velocity_before[i]});
+                      result.min_impact_velocity = std::min(result.min_impact_velocity, std::abs(report.velocity_before[i]));
+                    }
+                  else if (episode[i] == 1)
+                    result.events.push_back({OrbitEvent::Kind::sticking_start, before.t, unsigned(i), 0.0});
+                  ++episode[i];
+                }
+              else
+                {
+                  if (episode[i] > 1)
+                    result.events.push_back({OrbitEvent::Kind::separation, before.t, unsigned(i), 0.0});
+                  episode[i] = 0;
+                }
+            }
+          if (recorder && (k + 1) % recorder->every == 0)
+            {
+              recorder->time.push_back(state.t);
+              recorder->u.push_back(state.u);
+              recorder->v.push_back(state.v);
+            }
+          if (!with_jacobian)
+            continue;
+          if (report.corrected)
+            {
+              // The energy correction's β depends on the state through its quadratic: this one
+              // step is differentiated by central differences (its active set held by the LCP).
+              const double eps = 1e-7 * std::max(1e-300, std::max(before.u.lpNorm<Eigen::Infinity>(),
+                                                                    s.time_step * before.v.lpNorm<Eigen::Infinity>()));
+              Matrix step_jacobian(2 * n, 2 * n);
+              for (Eigen::Index j = 0; j < 2 * n; ++j)
+                {
+                  const double d  = j < n ? eps : eps / s.time_step;
+                  auto         xp = before, xm = before;
+                  (j < n ? xp.u[j] : xp.v[j - n]) += d;
+                  (j < n ? xm.u[j] : xm.v[j - n]) -= d;
+                  mj.step(xp);
+                  mj.step(xm);
+                  step_jacobian.col(j) << (xp.u - xm.u) / (2 * d), (xp.v - xm.v) / (2 * d);
+                }
+              Matrix X(2 * n, 2 * n);
+              X << dU, dV;
+              X  = step_jacobian * X;
+              dU = X.topRows(n);
+              dV = X.bottomRows(n);
+              result.evaluations += 0; // counted in steps below
+            }
+          else
+            {
+              std::vector<unsigned int> active;
+              for (const unsigned int i : report.active)
+                if (report.impulse[i] > 0)
+                  active.push_back(i);
+              mj.tangent_step(dU, dV, before, active);
+            }
+        }
+      result.x.resize(2 * n);
+      result.x << state.u, state.v;
+      result.max_penetration = std::max(0.0, -result.min_gap);
+      if (result.min_impact_velocity == std::numeric_limits<double>::infinity())
+        result.min_impact_velocity = 0.0;
+      result.evaluations = 1;
+      if (with_jacobian)
+        {
+          result.jacobian.resize(2 * n, 2 * n);
+          result.jacobian << dU, dV;
+          // T enters every step through h: a difference in T would move impacts across steps
+          // (the discrete map jumps there), so ∂x(T)/∂T is taken as the vector field at x(T),
+          // its continuous-time value (the discrete one differs by O(h²)). α enters smoothly
+          // through W: central differences.
+          result.d_period = vector_field(result.x);
+          const double da = 1e-6 * 2 * M_PI / period;
+          result.d_unfolding = (run(x0, period, alpha + da, false, nullptr).x -
+                                run(x0, period, alpha - da, false, nullptr).x) / (2 * da);
+          result.evaluations += 2;
+        }
+      return result;
+    }
+  };
+
+  MoreauJeanFlow::MoreauJeanFlow(const model::StructuralModel &model, const integrators::MoreauJeanSettings &settings,
+                                 const unsigned int steps_per_period)
+    : impl_(std::make_unique<Implementation>(model, settings, steps_per_period))
+  {}
+
+  MoreauJeanFlow::~MoreauJeanFlow() = default;
+
+  Eigen::Index MoreauJeanFlow::dimension() const { return 2 * impl_->n; }
+
+  FlowResult MoreauJeanFlow::flow(const Vector &x0, const double period, const double alpha, const bool jacobian) const
+  {
+    return impl_->run(x0, period, alpha, jacobian, nullptr);
+  }
+
+  Vector MoreauJeanFlow::vector_field(const Vector &x) const
+  {
+    return impl_->vector_field(x);
+  }
+
+  double MoreauJeanFlow::energy(const Vector &x) const
+  {
+    const auto &I = *impl_;
+    return I.model.kinetic_energy(x.tail(I.n)) + I.model.potential_energy(x.head(I.n));
+  }
+
+  OrbitSamples MoreauJeanFlow::sample(const Vector &x0, const double period, const unsigned int n_samples) const
+  {
+    const auto                &I = *impl_;
+    Implementation::Recorder   recorder;
+    recorder.every = std::max(1u, I.steps / n_samples);
+    const auto   result = I.run(x0, period, 0.0, false, &recorder);
+    OrbitSamples samples;
+    samples.time         = recorder.time;
+    samples.displacement = recorder.u;
+    samples.velocity     = recorder.v;
+    samples.events       = result.events;
+    return samples;
+  }
+
+  Vector MoreauJeanFlow::linear_mode_state(const unsigned int mode, const double energy) const
+  {
+    return impl_->to_physical(impl_->linear.linear_mode_state(mode, energy));
+  }
+
+  double MoreauJeanFlow::linear_period(const unsigned int mode) const { return impl_->linear.linear_period(mode); }
+
+  double MoreauJeanFlow::grazing_energy(const unsigned int mode) const { return impl_->linear.grazing_energy(mode); }
+
+  std::optional<std::pair<Vector, double>> MoreauJeanFlow::one_impact_orbit(const unsigned int mode,
+                                                                            const double energy) const
+  {
+    auto orbit = impl_->linear.one_impact_orbit(mode, energy);
+    if (orbit)
+      orbit->first = impl_->to_physical(orbit->first);
+    return orbit;
+  }
+
+  bool MoreauJeanFlow::forced() const { return impl_->forcing_omega > 0; }
+
+  void MoreauJeanFlow::set_forcing_frequency(const double omega) { impl_->forcing_omega = omega; }
+
+  double MoreauJeanFlow::forcing_frequency() const { return impl_->forcing_omega; }
+} // namespace vibroimpact::periodic
