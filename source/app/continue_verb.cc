@@ -161,21 +161,38 @@ namespace vibroimpact::app
         return 1;
       }
 
-    io::CsvWriter table(out / "branch.csv",
-                        {"family", "point", "period", "frequency", "energy", "impacts", "sticking_phases",
+    std::vector<std::string> columns{"family", "point", "period", "frequency", "energy", "impacts", "sticking_phases",
                          "max_multiplier", "multiplier_2", "stable", "newton_iterations", "residual", "admissible",
                          "fold", "period_doubling", "impacts_changed", "unfolding", "min_gap", "min_impact_velocity",
-                         "max_penetration", "grazing_gap"});
+                         "max_penetration", "grazing_gap", "restarted"};
+    for (const auto &probe : model.probes)
+      {
+        columns.push_back("u_" + probe.name);
+        columns.push_back("v_" + probe.name);
+      }
+    io::CsvWriter table(out / "branch.csv", columns);
+    // The probes at t = phase T: one sampled period, 360 samples (the phase rounded to 1/360).
+    const unsigned int phase_index = static_cast<unsigned int>(std::lround(cc.sampling_phase * 360)) % 360;
     for (std::size_t b = 0; b < branches.size(); ++b)
       for (std::size_t k = 0; k < branches[b].points.size(); ++k)
         {
           const auto &p = branches[b].points[k];
           const double second = p.multipliers.size() > 1 ? std::abs(p.multipliers[1]) : 0.0;
-          table.write_row({double(b), double(k), p.period, p.frequency, p.energy, double(p.impacts),
+          std::vector<double> row{double(b), double(k), p.period, p.frequency, p.energy, double(p.impacts),
                            double(p.sticking_phases), p.max_multiplier, second, double(p.stable),
                            double(p.newton_iterations), p.residual, double(p.admissible), double(p.fold),
                            double(p.period_doubling), double(p.impacts_changed), p.unfolding, p.min_gap,
-                           p.min_impact_velocity, p.max_penetration, p.grazing_gap});
+                           p.min_impact_velocity, p.max_penetration, p.grazing_gap, double(p.restarted)};
+          if (!model.probes.empty())
+            {
+              const auto samples = flow->sample(p.state, p.period, 360);
+              for (const auto &probe : model.probes)
+                {
+                  row.push_back(probe.row.dot(samples.displacement[phase_index]));
+                  row.push_back(probe.row.dot(samples.velocity[phase_index]));
+                }
+            }
+          table.write_row(row);
         }
     for (std::size_t b = 0; b < branches.size(); ++b)
       for (const double k : cc.orbit_points)
@@ -204,6 +221,8 @@ namespace vibroimpact::app
                     branch.family.c_str(), branch.points.size(), stable, first.energy, last.energy, first.frequency,
                     last.frequency, first.impacts, last.impacts, newton, branch.flow_evaluations,
                     branch.stop_reason.c_str());
+        for (const auto &reason : branch.restarts)
+          std::printf("    restarted past: %s\n", reason.c_str());
       }
     return 0;
   }

@@ -5,6 +5,7 @@
 #include <LOCA.H>
 #include <LOCA_LAPACK.H>
 #include <NOX_Observer.hpp>
+#include <Teuchos_oblackholestream.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -365,7 +366,15 @@ namespace vibroimpact::periodic
       nox.sublist("Line Search").set("Method", "Full Step");
       interface.counter = Teuchos::rcp(new NewtonCounter);
       nox.sublist("Solver Options").set<Teuchos::RCP<NOX::Observer>>("Observer", interface.counter);
-      nox.sublist("Printing").set("Output Information", std::getenv("VIBROIMPACT_LOCA_DEBUG") ? 0x7fff : 0);
+      const bool debug = std::getenv("VIBROIMPACT_LOCA_DEBUG") != nullptr;
+      nox.sublist("Printing").set("Output Information", debug ? 0x7fff : 0);
+      if (!debug) // LOCA's step-size notes go to its output stream whatever the level
+        {
+          nox.sublist("Printing").set<Teuchos::RCP<std::ostream>>("Output Stream",
+                                                                  Teuchos::rcp(new Teuchos::oblackholestream));
+          nox.sublist("Printing").set<Teuchos::RCP<std::ostream>>("Error Stream",
+                                                                  Teuchos::rcp(new Teuchos::oblackholestream));
+        }
 
       auto               global = LOCA::createGlobalData(list, Teuchos::rcp(new LOCA::LAPACK::Factory));
       LOCA::ParameterVector parameters;
@@ -421,6 +430,68 @@ namespace vibroimpact::periodic
         branch.failed = true;
       return branch;
     }
+
+    // LOCA until it fails, then again from just beyond the last orbit (Newton from it, the
+    // parameter moved by Restart jump): a family whose map has a kink there (a grazing that
+    // adds an impact per period, a chatter sequence gaining an impact) goes on past it.
+    Branch run_with_restarts(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
+                             const ContinuationSettings &settings, Vector x0, double period, double parameter,
+                             const double parameter_min, const double parameter_max, const ProgressCallback &progress)
+    {
+      Branch total;
+      double jump = settings.restart_jump, restart_direction = 1.0;
+      for (unsigned int restart = 0;; ++restart)
+        {
+          ContinuationSettings here = settings;
+          here.max_points           = settings.max_points - static_cast<unsigned int>(total.points.size());
+          const std::size_t offset  = total.points.size();
+          const auto        shifted = [&](const BranchPoint &p, unsigned int k) {
+            if (progress)
+              progress(p, static_cast<unsigned int>(offset + k));
+          };
+          Branch part = run_loca(flow, forced_flow, here, x0, period, parameter, parameter_min, parameter_max, shifted);
+          total.flow_evaluations += part.flow_evaluations;
+          if (restart > 0 && !part.points.empty())
+            part.points.front().restarted = true;
+          total.points.insert(total.points.end(), part.points.begin(), part.points.end());
+          total.failed      = part.failed;
+          total.stop_reason = part.stop_reason;
+          if (restart > 0 && part.points.empty())
+            {
+              // Nothing converged past the kink: jump further (10× at most twice), then give up.
+              total.stop_reason = "no orbit beyond the last point (" + total.restarts.back() + ")";
+              if (jump < 100 * settings.restart_jump && restart < settings.max_restarts)
+                {
+                  jump *= 10;
+                  const auto &last   = total.points.back();
+                  const bool  free   = forced_flow == nullptr;
+                  const double value = free ? last.energy : last.frequency;
+                  parameter          = value * (1 + restart_direction * jump);
+                  continue;
+                }
+              break;
+            }
+          jump = settings.restart_jump;
+          if (!part.failed || part.points.empty() || restart >= settings.max_restarts ||
+              total.points.size() >= settings.max_points)
+            break;
+          // Restart past the last point, in the direction the branch was going.
+          const auto  &last  = total.points.back();
+          const bool   free  = forced_flow == nullptr;
+          const auto   value = [&](const BranchPoint &p) { return free ? p.energy : p.frequency; };
+          double       direction = 1.0;
+          if (total.points.size() >= 2)
+            direction = value(last) >= value(total.points[total.points.size() - 2]) ? 1.0 : -1.0;
+          restart_direction = direction;
+          parameter = value(last) * (1 + direction * jump);
+          if (parameter > parameter_max || parameter < parameter_min)
+            break;
+          total.restarts.push_back(part.stop_reason);
+          x0     = last.state;
+          period = last.period;
+        }
+      return total;
+    }
   } // namespace
 
   Branch continue_free_family(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
@@ -442,9 +513,8 @@ namespace vibroimpact::periodic
   Branch continue_free_family(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
                               const Vector &x0, const double period, const ProgressCallback &progress)
   {
-    const double energy = flow.energy(x0);
-    Branch branch = run_loca(flow, nullptr, settings, x0, period, energy, settings.min_energy,
-                             settings.max_energy, progress);
+    Branch branch = run_with_restarts(flow, nullptr, settings, x0, period, flow.energy(x0), settings.min_energy,
+                                      settings.max_energy, progress);
     branch.family = "mode " + std::to_string(settings.mode);
     return branch;
   }
@@ -464,8 +534,8 @@ namespace vibroimpact::periodic
         for (int k = 0; k < 200; ++k)
           start = flow.flow(start, T0, 0.0, false).x;
       }
-    Branch branch = run_loca(flow, &flow, settings, start, T0,
-                             settings.min_frequency, settings.min_frequency, settings.max_frequency, progress);
+    Branch branch = run_with_restarts(flow, &flow, settings, start, T0, settings.min_frequency,
+                                      settings.min_frequency, settings.max_frequency, progress);
     branch.family = "forced";
     return branch;
   }

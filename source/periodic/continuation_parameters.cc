@@ -52,6 +52,10 @@ namespace vibroimpact::periodic
           "differences: one flow per unknown (the seed's method, for comparison).");
     s.add("Stability tolerance", p.stability_tolerance, io::in_range(0, 1),
           "An orbit is stable when its non-trivial Floquet multipliers have |mu| <= 1 + this.");
+    s.add("Restarts", p.max_restarts, 0, 10000,
+          "After Newton fails (a grazing adds an impact per period, a chatter sequence gains one), restart from the "
+          "last orbit this many times at most, the parameter moved by Restart jump.");
+    s.add("Restart jump", p.restart_jump, io::in_range(1e-8, 0.5), "Relative parameter change of a restart.");
     s.add("Number of modes", c.event_driven.n_modes, 0, unbounded, "Event-driven map: modes kept; 0: all.");
     s.add("Mode shapes", c.event_driven.mode_source, sources, "Event-driven map: where the modes come from.");
     s.add("Damping ratios", c.event_driven.damping_ratios, io::in_range(0, 1),
@@ -64,6 +68,11 @@ namespace vibroimpact::periodic
           "Branch points (0-based, per family) whose orbit over one period is written (orbit_<family>_<point>.csv and "
           ".pvd).");
     s.add("Samples per orbit", c.orbit_samples, 2, 100000, "Rows of a written orbit.");
+    io::Bounds phase = io::in_range(0, 1);
+    phase.open_high  = true;
+    s.add("Sampling phase", c.sampling_phase, phase,
+          "branch.csv gives every probe's u and v at t = phase T of each orbit (forced: the sweep's Poincaré point "
+          "for the same phase).");
     if (!s.reading())
       return;
     if (p.max_energy == 0.0)

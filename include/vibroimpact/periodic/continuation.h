@@ -37,6 +37,10 @@ namespace vibroimpact::periodic
     unsigned int max_newton         = 12;
     bool         exact_jacobian     = true;  // false: finite differences of the flow map
     double       stability_tolerance = 1e-6; // |μ| ≤ 1 + this is stable
+    // After a failure (a kink of the map: grazing, a chatter sequence gaining an impact), Newton
+    // restarts from the last orbit with the parameter moved by this fraction, at most this often.
+    unsigned int max_restarts = 10;
+    double       restart_jump = 1e-3;
   };
 
   struct BranchPoint
@@ -53,6 +57,7 @@ namespace vibroimpact::periodic
     double       grazing_gap = 0.0; // smallest local minimum of an open gap (∞: none)
     double       unfolding = 0.0;   // α at convergence (0 for a true orbit)
     bool         fold = false, period_doubling = false, impacts_changed = false;
+    bool         restarted = false; // the first point after a restart past a failure
     Vector       state;             // x0
   };
 
@@ -61,6 +66,7 @@ namespace vibroimpact::periodic
     std::string              family;
     std::vector<BranchPoint> points;
     std::string              stop_reason;
+    std::vector<std::string> restarts; // why each restart was needed
     bool                     failed = false;
     unsigned long            flow_evaluations = 0; // flow-map evaluations, Jacobians included
   };

@@ -43,6 +43,7 @@ namespace vibroimpact::periodic
     double                    max_energy_factor = 100; // × the family's grazing energy, when Maximum energy = 0
     std::vector<double>       orbit_points;            // branch points whose orbit is written
     unsigned int              orbit_samples = 200;
+    double                    sampling_phase = 0.0; // branch.csv's probe columns at t = phase T
 
     static constexpr unsigned int min_steps_per_period = 16;
   };
