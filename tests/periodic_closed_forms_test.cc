@@ -221,6 +221,14 @@ TEST(PeriodicClosedForms, OneImpactFamiliesLeaveTheLinearModesAtTheirGrazingEner
   // Energies scale with g²: the family is the same curve E/g² (T).
   TwoDofChain wider = chain;
   wider.gap         = 0.3;
+  // Subharmonic families: mode 2 with two cycles between impacts runs from 2T2 down to infinite
+  // energy; mode 1 with two cycles has none (its linear orbit touches the stop again at T1).
+  const OneImpactFamily sub = one_impact_family(chain, 1, 2);
+  EXPECT_TRUE(sub.exists);
+  EXPECT_FALSE(sub.ends_by_grazing);
+  EXPECT_NEAR(sub.end_period, 5.2975, 1e-3);
+  EXPECT_FALSE(one_impact_family(chain, 0, 2).exists);
+  EXPECT_TRUE(first.exists && second.exists);
   EXPECT_NEAR(one_impact_orbit(wider, 9.0).energy / one_impact_orbit(chain, 9.0).energy, 9.0, 1e-10);
 }
 

@@ -215,6 +215,7 @@ namespace vibroimpact::periodic
       direction = 1.0;
     else
       return family; // no family leaves this point
+    family.exists = true;
 
     // March in T until the orbit stops being admissible (it grazes inside the period) or the
     // equations become singular (E → ∞), then refine that end by bisection.

@@ -71,10 +71,13 @@ namespace vibroimpact::periodic
   // fundamental; cycles ≥ 2 the subharmonic families, one impact every `cycles` oscillations).
   // It starts at the mode's grazing energy and runs in T toward end_period, where it either grazes
   // inside the period (ends_by_grazing, end_energy finite) or its energy goes to infinity (the
-  // equations become singular).
+  // equations become singular). exists is false when no admissible orbit lies on either side of
+  // T0: e.g. mode 0 with two cycles, whose linear orbit also touches the stop at T0/2 and
+  // penetrates on both sides.
   struct OneImpactFamily
   {
     unsigned int mode = 0, cycles = 1;
+    bool         exists = false;
     double       start_period = 0.0, start_energy = 0.0;
     double       end_period = 0.0, end_energy = 0.0;
     bool         ends_by_grazing = false;
