@@ -166,6 +166,40 @@ TEST(PeriodicClosedForms, OneImpactOrbitsReturnUnderTheExactFlowWithTheVelocityR
     }
 }
 
+TEST(PeriodicClosedForms, OneImpactOrbitIsTheOnlyOneOfItsPeriod)
+{
+  // Without assuming symmetry: the impact state s0 = (q1, g, v1, v2⁺) of any one-impact orbit of
+  // period T solves Φ(T) s0 = S s0, S = diag(1, 1, 1, −1) (the flow brings it back with v2
+  // reversed): four linear equations in (q1, v1, v2⁺). Their least-squares solution must be the
+  // closed form, with zero residual.
+  for (const TwoDofChain &chain : {unit_chain(), uneven_chain()})
+    {
+      const ExactFlow flow(chain);
+      const double    T0 = 2 * pi / flow.omega(0);
+      for (const double T : {0.97 * T0, 0.9 * T0, 0.37 * T0})
+        {
+          Eigen::Matrix4d Phi;
+          for (int k = 0; k < 4; ++k)
+            {
+              Eigen::Vector2d q0 = Eigen::Vector2d::Zero(), v0 = Eigen::Vector2d::Zero(), q, v;
+              (k < 2 ? q0(k) : v0(k - 2)) = 1.0;
+              flow.advance(q0, v0, T, q, v);
+              Phi.col(k) << q, v;
+            }
+          const Eigen::Matrix4d A = Phi - Eigen::Vector4d(1, 1, 1, -1).asDiagonal().toDenseMatrix();
+          Eigen::Matrix<double, 4, 3> B;
+          B << A.col(0), A.col(2), A.col(3);
+          const Eigen::Vector4d rhs = -chain.gap * A.col(1);
+          const Eigen::Vector3d x   = B.colPivHouseholderQr().solve(rhs);
+          EXPECT_LT((B * x - rhs).norm(), 1e-12) << T;
+          const OneImpactOrbit orbit = one_impact_orbit(chain, T);
+          EXPECT_NEAR(x(0), orbit.q(0), 1e-10) << T;
+          EXPECT_NEAR(x(1), 0.0, 1e-10) << T; // the symmetry: m1 at rest at the impact
+          EXPECT_NEAR(x(2), orbit.v(1), 1e-10) << T;
+        }
+    }
+}
+
 TEST(PeriodicClosedForms, OneImpactOrbitThatReachesTheStopInsideIsFlagged)
 {
   const TwoDofChain chain = unit_chain();
