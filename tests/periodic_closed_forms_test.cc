@@ -476,6 +476,23 @@ TEST(PeriodicClosedForms, RodBackboneLimits)
   EXPECT_NEAR(rod_first_nonsmooth_mode(rod, Eg).frequency, w1, 1e-14);
   EXPECT_NEAR(rod_first_nonsmooth_mode(rod, 1e12 * Eg).frequency, 4.0 * w1 / 3.0, 1e-6);
   EXPECT_NEAR(rod_first_nonsmooth_mode(rod, 1e12 * Eg).contact_duration, 1.0, 1e-5);
+  // The two instants of rest (checked against the flow of the orbit's own fields: the
+  // characteristics test above validates those fields): u = −2Bx apart, the tent in contact.
+  for (const double ratio : {0.5, 1.0, 3.0, 40.0})
+    {
+      const RodBackbonePoint o = rod_first_nonsmooth_mode(rod, ratio * Eg);
+      for (const double x : {0.1, 0.33, 0.5, 0.77, 0.95})
+        {
+          EXPECT_NEAR(o.velocity(x, o.time_at_rest_apart()), 0.0, 1e-14);
+          EXPECT_NEAR(o.displacement(x, o.time_at_rest_apart()), -2 * o.strain_amplitude * x, 1e-14);
+          EXPECT_NEAR(o.velocity(x, o.time_at_rest_in_contact()), 0.0, 1e-14);
+          EXPECT_NEAR(o.displacement(x, o.time_at_rest_in_contact()),
+                      2 * o.strain_amplitude * std::min(x, o.a - x), 1e-14);
+        }
+      EXPECT_NEAR(o.end_displacement_min, o.displacement(rod.length, o.time_at_rest_apart()), 1e-14);
+      // All the energy is strain energy at rest: ½ EA (2B)² L.
+      EXPECT_NEAR(o.energy, 0.5 * rod.EA * 4 * o.strain_amplitude * o.strain_amplitude * rod.length, 1e-14);
+    }
   // The frequency parametrisation gives the same orbit.
   const RodBackbonePoint p = rod_first_nonsmooth_mode(rod, 2.5 * Eg);
   const RodBackbonePoint q = rod_first_nonsmooth_mode_at_frequency(rod, p.frequency);

@@ -368,6 +368,18 @@ namespace vibroimpact::periodic
     }
   } // namespace
 
+  double RodBackbonePoint::time_at_rest_apart() const
+  {
+    // The window [s − L, s + L] that u(·, s) reads is then exactly the −B piece [L, 3L).
+    return 2.0 * rod.length / rod.wave_speed;
+  }
+
+  double RodBackbonePoint::time_at_rest_in_contact() const
+  {
+    // The window is centred on the +B piece [L − a, L): p(s + x) = p(s − x) for every x.
+    return (rod.length - 0.5 * a) / rod.wave_speed;
+  }
+
   double RodBackbonePoint::displacement(const double x, const double t) const
   {
     const double s = rod.wave_speed * t;

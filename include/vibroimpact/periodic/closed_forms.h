@@ -137,6 +137,12 @@ namespace vibroimpact::periodic
     double contact_force = 0.0;    // 2 EA B, constant during contact
     double end_displacement_min = 0.0;
 
+    // The rod is at rest twice per period: mid free phase, t = 2L/c, with u = −2Bx (uniform
+    // strain −2B, the end farthest from the stop: a simple Newton start), and mid contact phase,
+    // t = (L − a/2)/c, with the tent u = 2B min(x, a − x).
+    double time_at_rest_apart() const;
+    double time_at_rest_in_contact() const;
+
     double displacement(double x, double t) const;
     double velocity(double x, double t) const;
     double strain(double x, double t) const;
