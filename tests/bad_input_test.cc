@@ -453,3 +453,42 @@ TEST_F(BadInput, UnwritableOutputFolders)
       EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
     }
 }
+
+// `continue` on a case that cannot run: exit 2, one line naming Continuation/<Entry>, no output;
+// and the valid case writes its branch, plot and orbits.
+TEST_F(BadInput, ContinuationCasesThatCannotRun)
+{
+  std::ifstream     in(std::string(VIBROIMPACT_SOURCE_DIR) + "/examples/two_dof_fep/case.prm");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string chain = buffer.str();
+
+  const auto rejected = [&](const std::string &text, const std::string &extra, const std::string &parameter,
+                            const std::string &reason_part) {
+    const auto result = run_cli("continue " + write_case(text) + " " + extra);
+    EXPECT_EQ(result.exit_code, 2) << result.error;
+    EXPECT_NE(result.error.find("case.prm"), std::string::npos) << result.error;
+    EXPECT_NE(result.error.find(parameter), std::string::npos) << result.error;
+    EXPECT_NE(result.error.find(reason_part), std::string::npos) << result.error;
+    EXPECT_EQ(std::count(result.error.begin(), result.error.end(), '\n'), 1) << result.error;
+    EXPECT_FALSE(fs::exists(output())) << "an output folder was created";
+  };
+  const auto at   = chain.find("subsection Contact stop");
+  const auto stop = chain.substr(at, chain.find("end\n", at) + 4 - at);
+  rejected(replace(chain, stop, ""), "", "Continuation/Kind", "no contact");
+  rejected(chain, "-s 'Continuation/Steps per period=4'", "Continuation/Steps per period", "");
+  rejected(chain, "-s 'Continuation/Minimum energy=1' -s 'Continuation/Maximum energy=0.5'",
+           "Continuation/Maximum energy", "above Minimum energy");
+  rejected(chain, "-s 'Continuation/Start energy factor=-1'", "Continuation/Start energy factor", "");
+  rejected(chain,
+           "-s 'Continuation/Kind=forced' -s 'Continuation/Minimum frequency=0.5' -s 'Continuation/Maximum "
+           "frequency=2'",
+           "Continuation/Kind", "harmonic load");
+  rejected(chain, "-s 'Continuation/Families=7'", "Continuation/Families", "beyond");
+
+  const auto result = run_cli("continue " + write_case(chain) + " -s 'Continuation/Maximum points=12'");
+  EXPECT_EQ(result.exit_code, 0) << result.error;
+  EXPECT_TRUE(fs::exists(output() / "branch.csv"));
+  EXPECT_TRUE(fs::exists(output() / "orbit_0_0.pvd"));
+  EXPECT_TRUE(fs::exists(output() / "orbit_1_0.csv"));
+}

@@ -1,11 +1,15 @@
 // Shooting on the event-driven period map: its Jacobian against finite differences of the map,
 // and converged orbits that are periodic when simulated again for ten periods.
+#include <vibroimpact/periodic/closed_forms.h>
 #include <vibroimpact/periodic/continuation.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
 #include <vibroimpact/periodic/moreau_jean_flow.h>
 #include <vibroimpact/structure/model_builder.h>
+#include <vibroimpact/studies/parameter_sweep.h>
 
 #include <gtest/gtest.h>
+
+#include <iomanip>
 
 #include "test_support.h"
 
@@ -114,4 +118,100 @@ TEST(PeriodicShooting, MoreauJeanJacobianMatchesFiniteDifferencesAwayFromActiveS
     }
   EXPECT_LT((result.jacobian - fd).norm(), 1e-6 * fd.norm()) << result.jacobian << "\n\n" << fd;
   std::cerr << "residual of the event-driven start on the MJ map: " << (result.x - x0).norm() / x0.norm() << "\n";
+}
+
+// The forced response of the pinned beam on its obstacle (examples/pinned_beam_frequency_sweep,
+// R = 0.7, zeta = 0.05, 4 modes): at each frequency the orbit found by shooting on the event-driven
+// map is the one the modal CoR solver settles on (its Poincaré point at phase 0.75), and it is
+// periodic over ten periods of the map, at a frequency where the sweep shows period-1 motion (at
+// 1.445 it shows the period-doubled orbit). Not yet at 0.55 and 1.1 omega_1, where the reference
+// sticks: there the two chatter rules still settle on different orbits (doc/periodic.md §5).
+class ForcedOrbit : public ::testing::TestWithParam<double>
+{};
+
+TEST_P(ForcedOrbit, IsWhereTheModalCoRSimulationSettles)
+{
+  const std::string value = std::to_string(GetParam());
+  const auto c = test_cases::load_case(test_cases::example("pinned_beam_frequency_sweep"),
+                                       {"Sweep/From=" + value, "Sweep/To=" + value, "Sweep/Number of values=1",
+                                        "Sweep/Transient periods=150", "Sweep/Recorded periods=3"});
+  auto model = structure::build_model(c.description);
+  c.solver().check(model, c.run, c.filename);
+  const studies::ParameterSweep sweep(model, c.sweep, c.solver());
+  const auto                    reference = sweep.run_value(0);
+  ASSERT_EQ(reference.points.size(), 3u);
+  const double omega = reference.omega;
+
+  periodic::LinearImpactFlowSettings flow_settings;
+  flow_settings.n_modes        = 4;
+  flow_settings.damping_ratios = {0.05};
+  flow_settings.chatter_time   = 1e-3; // the modal CoR's epsilon
+  for (auto &load : model.loads)
+    load.time.omega = omega;
+  periodic::LinearImpactFlow     flow(model, flow_settings);
+  periodic::ContinuationSettings settings;
+  settings.min_frequency = omega;
+  settings.max_frequency = omega * 1.001;
+  settings.max_points    = 2;
+  const auto branch      = periodic::continue_forced_response(flow, settings);
+  ASSERT_FALSE(branch.points.empty()) << branch.stop_reason;
+  const auto &orbit = branch.points.front();
+  EXPECT_LT(orbit.residual, settings.tolerance);
+  EXPECT_TRUE(orbit.stable);
+  flow.set_forcing_frequency(omega);
+  Vector x = orbit.state;
+  for (int k = 0; k < 10; ++k)
+    x = flow.flow(x, orbit.period, 0.0, false).x;
+  EXPECT_LT((x - orbit.state).norm(), settings.tolerance * orbit.state.norm());
+
+  const auto   samples = flow.sample(orbit.state, orbit.period, 360);
+  const auto  &probe   = model.probes[0];
+  const double u = probe.row.dot(samples.displacement[270]), v = probe.row.dot(samples.velocity[270]);
+  for (const auto &p : reference.points)
+    {
+      EXPECT_NEAR(u, p.u, 1e-3 * (1 + std::abs(p.u)));
+      EXPECT_NEAR(v, p.v, 1e-3 * (1 + std::abs(p.v)));
+    }
+  std::cerr << std::setprecision(10) << "omega/omega_1 = " << value << ": orbit u, v = " << u << ", " << v
+            << "; modal CoR " << reference.points[0].u << ", " << reference.points[0].v << "; impacts "
+            << orbit.impacts << ", sticking phases " << orbit.sticking_phases << "\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(PeriodicShooting, ForcedOrbit, ::testing::Values(1.49));
+
+// The e = 1 families of the 2-DOF chain against their closed form (periodic/closed_forms.h): at
+// every continued point the closed-form orbit of the same period has the same energy, and the
+// first family ends where the closed form says it grazes.
+TEST(PeriodicShooting, ElasticFamiliesOfTheTwoDofChainMatchTheirClosedForm)
+{
+  const auto                   flow = chain_flow(1.0);
+  const periodic::TwoDofChain  chain; // m = k = 1, gap 0.1
+  for (const unsigned int mode : {1u, 2u})
+    {
+      periodic::ContinuationSettings settings;
+      settings.mode       = mode;
+      settings.max_points = 60;
+      settings.max_energy = 200 * flow.grazing_energy(mode);
+      EXPECT_NEAR(flow.grazing_energy(mode), periodic::linear_mode_grazing_energy(chain, mode - 1),
+                  1e-12 * flow.grazing_energy(mode));
+      const auto branch = periodic::continue_free_family(flow, settings);
+      ASSERT_GE(branch.points.size(), 20u) << branch.stop_reason;
+      double worst = 0;
+      for (const auto &p : branch.points)
+        {
+          const auto exact = periodic::one_impact_orbit(chain, p.period);
+          ASSERT_TRUE(exact.admissible) << "T = " << p.period;
+          worst = std::max(worst, std::abs(p.energy - exact.energy) / exact.energy);
+          EXPECT_EQ(p.impacts, 1u);
+        }
+      EXPECT_LT(worst, 1e-8) << "mode " << mode;
+      const auto family = periodic::one_impact_family(chain, mode - 1);
+      if (family.ends_by_grazing)
+        {
+          EXPECT_NE(branch.stop_reason.find("grazing"), std::string::npos) << branch.stop_reason;
+          EXPECT_NEAR(branch.points.back().energy, family.end_energy, 1e-5 * family.end_energy);
+        }
+      std::cerr << "mode " << mode << ": " << branch.points.size() << " points, worst relative energy error "
+                << worst << ", last E = " << branch.points.back().energy << " (" << branch.stop_reason << ")\n";
+    }
 }

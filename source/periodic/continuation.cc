@@ -451,6 +451,20 @@ namespace vibroimpact::periodic
           };
           Branch part = run_loca(flow, forced_flow, here, x0, period, parameter, parameter_min, parameter_max, shifted);
           total.flow_evaluations += part.flow_evaluations;
+          // A restart must land near where the branch stopped; an orbit far from it belongs to
+          // another family (Newton from the last orbit can jump there), which is not this branch.
+          if (restart > 0 && !part.points.empty())
+            {
+              const auto &before = total.points.back(), &after = part.points.front();
+              const bool  near   = std::abs(after.period - before.period) <= 0.05 * before.period &&
+                                (after.state - before.state).norm() <= 0.2 * before.state.norm();
+              if (!near)
+                {
+                  total.stop_reason = total.restarts.back() + "; a restart past it found only another family (T = " +
+                                      std::to_string(after.period) + ")";
+                  break;
+                }
+            }
           if (restart > 0 && !part.points.empty())
             part.points.front().restarted = true;
           total.points.insert(total.points.end(), part.points.begin(), part.points.end());

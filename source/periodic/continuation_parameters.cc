@@ -62,6 +62,9 @@ namespace vibroimpact::periodic
           "Event-driven map: modal damping ratios zeta_1, zeta_2, ... (the last repeats); empty: undamped.");
     s.add("Chatter threshold", c.event_driven.chatter_threshold, io::non_negative(),
           "Event-driven map: a contact whose rebound speed e|U-| is below this sticks.");
+    s.add("Chatter time", c.event_driven.chatter_time, io::non_negative(),
+          "Event-driven map: a contact also sticks when its next flight would last less than this (the modal CoR's "
+          "chatter threshold epsilon); 0: off.");
     s.add("Steps per period", c.steps_per_period, ContinuationCase::min_steps_per_period, unbounded,
           "Moreau–Jean map: N, h = T/N.");
     s.add("Orbit points", c.orbit_points, io::non_negative(),

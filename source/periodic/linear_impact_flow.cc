@@ -329,7 +329,20 @@ namespace vibroimpact::periodic
           result.events.push_back({OrbitEvent::Kind::impact, t, i, U_minus});
           result.min_impact_velocity = std::min(result.min_impact_velocity, std::abs(U_minus));
           ClosedSet next = closed;
-          if (e * std::abs(U_minus) <= settings.chatter_threshold && pressed(i, z_plus, alpha))
+          bool sticks = false;
+          if (pressed(i, z_plus, alpha))
+            {
+              sticks = e * std::abs(U_minus) <= settings.chatter_threshold;
+              if (!sticks && settings.chatter_time > 0)
+                {
+                  // The free contact acceleration at the stop (negative: pushing in).
+                  Vector z_rest = z;
+                  z_rest.segment(m, m) -= U_minus / b.squaredNorm() * b;
+                  const double a_contact = b.dot((mode_of(ClosedSet(B.rows(), false)).A * z_rest).segment(m, m));
+                  sticks = a_contact < 0 && 2 * e * std::abs(U_minus) / -a_contact <= settings.chatter_time;
+                }
+            }
+          if (sticks)
             {
               // The rebound would be below the chatter threshold: the contact sticks with U+ = 0.
               z_plus.segment(m, m) = z.segment(m, m) - U_minus / b.squaredNorm() * b;
