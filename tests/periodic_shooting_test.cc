@@ -215,3 +215,58 @@ TEST(PeriodicShooting, ElasticFamiliesOfTheTwoDofChainMatchTheirClosedForm)
                 << worst << ", last E = " << branch.points.back().energy << " (" << branch.stop_reason << ")\n";
     }
 }
+
+// The seed's sticking orbits (e = 0, energy correction, h = 1/500): the simulation of v0 = (1, 1)
+// settles on an orbit with two impacts and a sticking phase a period; shooting on the Moreau–Jean
+// map converges to it, it repeats over ten periods, keeps E = 1, and its sticking phase is the
+// closed form's (m1 at sqrt(2) about g/2 while m2 rests on the stop, release when q1 reaches g).
+TEST(PeriodicShooting, StickingOrbitOfTheTwoDofChainUnderTheEnergyCorrection)
+{
+  const auto c     = test_cases::load_case(test_cases::example("two_dof_sticking_family"));
+  const auto model = structure::build_model(c.description);
+  const auto &mj   = test_cases::moreau_jean(c);
+  const periodic::MoreauJeanFlow flow(model, mj, 0);
+  const auto                     start = flow.simulated_orbit(200);
+  ASSERT_TRUE(start.has_value());
+  periodic::ContinuationSettings settings;
+  settings.max_points   = 2;
+  settings.max_restarts = 0;
+  settings.max_energy   = 10;
+  const auto branch = periodic::continue_free_family(flow, settings, start->first, start->second);
+  ASSERT_FALSE(branch.points.empty()) << branch.stop_reason;
+  const auto &orbit = branch.points.front();
+  EXPECT_LT(orbit.residual, settings.tolerance);
+  EXPECT_EQ(orbit.impacts, 2u);
+  EXPECT_EQ(orbit.sticking_phases, 1u);
+  EXPECT_TRUE(orbit.stable);
+  EXPECT_NEAR(orbit.energy, 1.0, 1e-9); // the correction restores what each e = 0 impact removes
+  Vector x = orbit.state;
+  for (int k = 0; k < 10; ++k)
+    x = flow.flow(x, orbit.period, 0.0, false).x;
+  EXPECT_LT((x - orbit.state).norm(), settings.tolerance * orbit.state.norm());
+
+  // The sticking phase against the closed form, from m1's state when m2 comes to rest.
+  const auto   result = flow.flow(orbit.state, orbit.period, 0.0, false);
+  const double h      = orbit.period / std::round(orbit.period / mj.time_step);
+  double       stick = -1, release = -1;
+  for (const auto &e : result.events)
+    {
+      if (e.kind == periodic::OrbitEvent::Kind::sticking_start)
+        stick = e.time;
+      if (e.kind == periodic::OrbitEvent::Kind::separation && stick >= 0)
+        release = e.time;
+    }
+  ASSERT_GE(stick, 0);
+  ASSERT_GT(release, stick);
+  const auto   samples = flow.sample(orbit.state, orbit.period, static_cast<unsigned int>(std::round(orbit.period / h)));
+  const auto   k       = static_cast<std::size_t>(std::round(stick / h)) + 1;
+  const periodic::TwoDofChain chain;
+  const auto   phase = periodic::sticking_phase(chain, samples.displacement[k][0], samples.velocity[k][0]);
+  ASSERT_TRUE(phase.sticks);
+  EXPECT_NEAR(phase.frequency, std::sqrt(2.0), 1e-12);
+  EXPECT_NEAR(release - samples.time[k], phase.release_time, 3 * h)
+    << "stick at " << stick << ", release at " << release << ", h = " << h;
+  std::cerr << "sticking orbit: T = " << orbit.period << ", stuck from " << stick << " to " << release
+            << ", closed-form release after " << phase.release_time << " (simulated " << release - samples.time[k]
+            << ")\n";
+}

@@ -119,7 +119,9 @@ namespace vibroimpact::app
     std::vector<periodic::Branch> branches;
     std::vector<double>           linear_frequencies;
     const auto                    start = std::chrono::steady_clock::now();
-    const std::vector<double> families = cc.kind == periodic::OrbitKind::forced ? std::vector<double>{0} : cc.families;
+    const std::vector<double> families =
+      cc.kind == periodic::OrbitKind::forced || cc.start == periodic::StartKind::simulation ? std::vector<double>{1}
+                                                                                          : cc.families;
     for (const double family : families)
       {
         periodic::ContinuationSettings settings = cc.settings;
@@ -127,6 +129,8 @@ namespace vibroimpact::app
         if (cc.kind == periodic::OrbitKind::free)
           {
             settings.mode = static_cast<unsigned int>(family);
+            if (cc.start == periodic::StartKind::simulation)
+              label = "family from the simulated orbit";
             label         = "family of mode " + std::to_string(settings.mode);
             linear_frequencies.push_back(2 * M_PI / flow->linear_period(settings.mode));
             if (!std::isfinite(settings.max_energy))
@@ -137,8 +141,21 @@ namespace vibroimpact::app
         periodic::Branch branch;
         try
           {
-            branch = cc.kind == periodic::OrbitKind::free ? periodic::continue_free_family(*flow, settings, progress)
-                                                          : periodic::continue_forced_response(*flow, settings, {}, progress);
+            if (cc.kind == periodic::OrbitKind::forced)
+              branch = periodic::continue_forced_response(*flow, settings, {}, progress);
+            else if (cc.start == periodic::StartKind::simulation)
+              {
+                const auto start = flow->simulated_orbit(cc.simulation_time);
+                if (!start)
+                  throw integrators::NumericalFailure(
+                    "the simulation of the initial state shows no recurring impact pattern after " +
+                    std::to_string(cc.simulation_time) + " (Continuation/Simulation time)");
+                if (!std::isfinite(cc.settings.max_energy))
+                  settings.max_energy = 100 * flow->energy(start->first);
+                branch = periodic::continue_free_family(*flow, settings, start->first, start->second, progress);
+              }
+            else
+              branch = periodic::continue_free_family(*flow, settings, progress);
           }
         catch (const std::invalid_argument &e)
           {
@@ -146,7 +163,7 @@ namespace vibroimpact::app
           }
         bar.finish();
         if (cc.kind == periodic::OrbitKind::free)
-          branch.family = "mode " + std::to_string(settings.mode);
+          branch.family = cc.start == periodic::StartKind::simulation ? "simulated" : "mode " + std::to_string(settings.mode);
         branches.push_back(branch);
       }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -161,6 +178,8 @@ namespace vibroimpact::app
         return 1;
       }
 
+    {
+      // Closed (flushed) before gnuplot reads it.
     std::vector<std::string> columns{"family", "point", "period", "frequency", "energy", "impacts", "sticking_phases",
                          "max_multiplier", "multiplier_2", "stable", "newton_iterations", "residual", "admissible",
                          "fold", "period_doubling", "impacts_changed", "unfolding", "min_gap", "min_impact_velocity",
@@ -194,6 +213,7 @@ namespace vibroimpact::app
             }
           table.write_row(row);
         }
+    }
     for (std::size_t b = 0; b < branches.size(); ++b)
       for (const double k : cc.orbit_points)
         if (k < branches[b].points.size())

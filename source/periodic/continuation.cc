@@ -489,13 +489,12 @@ namespace vibroimpact::periodic
           if (!part.failed || part.points.empty() || restart >= settings.max_restarts ||
               total.points.size() >= settings.max_points)
             break;
-          // Restart past the last point, in the direction the branch was going.
+          // Restart past the last point, toward the upper bound (the way every branch is traced:
+          // energy up from grazing, forcing frequency up from its minimum).
           const auto  &last  = total.points.back();
           const bool   free  = forced_flow == nullptr;
           const auto   value = [&](const BranchPoint &p) { return free ? p.energy : p.frequency; };
-          double       direction = 1.0;
-          if (total.points.size() >= 2)
-            direction = value(last) >= value(total.points[total.points.size() - 2]) ? 1.0 : -1.0;
+          const double direction = 1.0;
           restart_direction = direction;
           parameter = value(last) * (1 + direction * jump);
           if (parameter > parameter_max || parameter < parameter_min)

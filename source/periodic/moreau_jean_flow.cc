@@ -25,7 +25,7 @@ namespace vibroimpact::periodic
     const model::StructuralModel            &model;
     mutable model::StructuralModel           damped; // the model with α M added to C
     integrators::MoreauJeanSettings          settings;
-    unsigned int                             steps;
+    unsigned int                             steps; // 0: round(T / settings.time_step)
     LinearImpactFlow                         linear; // linear modes, grazing, start orbits
     Eigen::Index                             n = 0;
     double                                   forcing_omega = 0.0;
@@ -64,7 +64,7 @@ namespace vibroimpact::periodic
     FlowResult run(const Vector &x0, double period, double alpha, bool with_jacobian, Recorder *recorder) const
     {
       auto s      = settings;
-      s.time_step = period / steps;
+      s.time_step = period / (steps ? steps : std::max(1.0, std::round(period / settings.time_step)));
       const integrators::MoreauJean mj(model_with(alpha), s);
       integrators::State            state{x0.head(n), x0.tail(n), 0.0};
       FlowResult                    result;
@@ -86,7 +86,8 @@ namespace vibroimpact::periodic
           recorder->u.push_back(state.u);
           recorder->v.push_back(state.v);
         }
-      for (unsigned int k = 0; k < steps; ++k)
+      const unsigned int n_steps = static_cast<unsigned int>(std::llround(period / s.time_step));
+      for (unsigned int k = 0; k < n_steps; ++k)
         {
           const integrators::State before = state;
           const auto               report = mj.step(state);
@@ -207,7 +208,8 @@ namespace vibroimpact::periodic
   {
     const auto                &I = *impl_;
     Implementation::Recorder   recorder;
-    recorder.every = std::max(1u, I.steps / n_samples);
+    const unsigned int steps = I.steps ? I.steps : unsigned(std::max(1.0, std::round(period / I.settings.time_step)));
+    recorder.every = std::max(1u, steps / n_samples);
     const auto   result = I.run(x0, period, 0.0, false, &recorder);
     OrbitSamples samples;
     samples.time         = recorder.time;
@@ -234,6 +236,51 @@ namespace vibroimpact::periodic
       orbit->first = impl_->to_physical(orbit->first);
     return orbit;
   }
+
+  std::optional<std::pair<Vector, double>> MoreauJeanFlow::simulated_orbit(const double time) const
+  {
+    const auto                   &I = *impl_;
+    const integrators::MoreauJean stepper(I.model_with(0.0), I.settings);
+    auto                          state = stepper.initial_state();
+    // The step at which each contact episode (consecutive steps with an impulse) begins.
+    std::vector<unsigned long> starts;
+    std::vector<bool>          in(I.model.contacts.size(), false);
+    const auto                 n_steps = static_cast<unsigned long>(std::llround(time / I.settings.time_step));
+    for (unsigned long k = 0; k < n_steps; ++k)
+      {
+        const auto report = stepper.step(state);
+        for (std::size_t i = 0; i < in.size(); ++i)
+          {
+            const bool now = report.impulse[i] > 0;
+            if (now && !in[i])
+              starts.push_back(k);
+            in[i] = now;
+          }
+      }
+    // The shortest p such that the last 3p gaps between impacts repeat with period p (to a step).
+    const auto n = starts.size();
+    for (std::size_t p = 1; 3 * p + 1 <= n; ++p)
+      {
+        bool periodic = true;
+        for (std::size_t j = n - 2 * p; j < n && periodic; ++j)
+          {
+            const long gap_now = long(starts[j]) - long(starts[j - 1]), gap_before = long(starts[j - p]) - long(starts[j - p - 1]);
+            periodic = std::abs(gap_now - gap_before) <= 1;
+          }
+        if (!periodic)
+          continue;
+        const unsigned long period_steps = starts[n - 1] - starts[n - 1 - p];
+        // Replay to half-way through the last period: away from its impacts.
+        auto replay = stepper.initial_state();
+        stepper.advance(replay, static_cast<unsigned int>(starts[n - 1 - p] + period_steps / 2));
+        Vector x(2 * I.n);
+        x << replay.u, replay.v;
+        return std::make_pair(x, period_steps * I.settings.time_step);
+      }
+    return std::nullopt;
+  }
+
+  void MoreauJeanFlow::set_steps_per_period(const unsigned int steps) { impl_->steps = steps; }
 
   bool MoreauJeanFlow::forced() const { return impl_->forcing_omega > 0; }
 

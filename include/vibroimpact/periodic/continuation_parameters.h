@@ -31,6 +31,12 @@ namespace vibroimpact::periodic
     forced // periodic response to the harmonic load, continued in its frequency
   };
 
+  enum class StartKind
+  {
+    linear_mode, // from grazing of the family's linear mode (free families)
+    simulation   // from the orbit a simulation of the model's initial state settles on
+  };
+
   struct ContinuationCase
   {
     std::string               filename;
@@ -38,7 +44,9 @@ namespace vibroimpact::periodic
     OrbitKind                 kind = OrbitKind::free;
     std::vector<double>       families{1}; // linear modes the free families leave
     LinearImpactFlowSettings  event_driven;
-    unsigned int              steps_per_period = 512; // Moreau–Jean map
+    unsigned int              steps_per_period = 512; // Moreau–Jean map; 0: T / Moreau-Jean/Time step
+    StartKind                 start = StartKind::linear_mode;
+    double                    simulation_time = 200;
     ContinuationSettings      settings;
     double                    max_energy_factor = 100; // × the family's grazing energy, when Maximum energy = 0
     std::vector<double>       orbit_points;            // branch points whose orbit is written
