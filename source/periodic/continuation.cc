@@ -381,10 +381,9 @@ namespace vibroimpact::periodic
       parameters.addParameter("p", 1.0);
       auto group = Teuchos::rcp(new LOCA::LAPACK::Group(global, interface));
       group->setParams(parameters);
-      // Newton stops well below the residual tolerance (it is scaled by the start state, and the
-      // reported residual is relative to each orbit's own size; quadratic convergence makes the
-      // margin cost at most one iteration).
-      auto norm  = Teuchos::rcp(new NOX::StatusTest::NormF(1e-3 * settings.tolerance, NOX::StatusTest::NormF::Unscaled));
+      // Newton stops below the residual tolerance (the scaled residual is relative to the start
+      // state; the reported one, relative to each orbit's own size, is checked again).
+      auto norm  = Teuchos::rcp(new NOX::StatusTest::NormF(0.1 * settings.tolerance, NOX::StatusTest::NormF::Unscaled));
       auto iters = Teuchos::rcp(new NOX::StatusTest::MaxIters(static_cast<int>(settings.max_newton)));
       auto combo = Teuchos::rcp(new NOX::StatusTest::Combo(NOX::StatusTest::Combo::OR, norm, iters));
 

@@ -1,0 +1,15 @@
+set terminal pngcairo size 900,600
+set output 'two_dof_fep.png'
+set datafile separator ','
+set logscale x
+set xlabel 'energy'
+set ylabel 'frequency [rad/s]'
+set key outside right
+set grid
+set arrow from graph 0, first 0.618034 to graph 1, first 0.618034 nohead dt 2 lc 'gray'
+set arrow from graph 0, first 1.618034 to graph 1, first 1.618034 nohead dt 2 lc 'gray'
+plot 'fep/branch.csv' every ::1 using (($1==0 && $10==1) ? $5 : 1/0):4 w p pt 7 ps 0.6 lc 1 t 'e = 1, mode 1, stable', \
+     'fep/branch.csv' every ::1 using (($1==0 && $10==0) ? $5 : 1/0):4 w p pt 6 ps 0.6 lc 1 t 'e = 1, mode 1, unstable', \
+     'fep/branch.csv' every ::1 using (($1==1 && $10==1) ? $5 : 1/0):4 w p pt 7 ps 0.6 lc 2 t 'e = 1, mode 2, stable', \
+     'fep/branch.csv' every ::1 using (($1==1 && $10==0) ? $5 : 1/0):4 w p pt 6 ps 0.6 lc 2 t 'e = 1, mode 2, unstable', \
+     'sticking/branch.csv' every ::1 using 5:4 w p pt 5 ps 0.6 lc 3 t 'e = 0 + correction, sticking (MJ map)'
