@@ -13,6 +13,10 @@
 #include <vibroimpact/periodic/moreau_jean_flow.h>
 #include <vibroimpact/structure/model_builder.h>
 
+#include <deal.II/base/mpi.h>
+
+#include <vibroimpact/io/interrupt.h>
+
 #include "case_file.h"
 #include "verbs.h"
 
@@ -107,65 +111,216 @@ namespace vibroimpact::app
     }
   } // namespace
 
-  int run_continue(const CommonOptions &options)
+  namespace
   {
-    const CaseFile c     = read_case_file(options.case_file, options.overrides);
-    const auto     model = structure::build_model(c.description);
-    const auto    &cc    = c.continuation;
-    periodic::check_continuation(cc, model);
-    auto flow = make_flow(c, model);
-    io::OutputFolder out(output_directory(options, c.description), "continue");
+    // One family's branch: the settings it runs with and the continuation itself.
+    periodic::Branch compute_family(const CaseFile &c, periodic::PeriodicFlowMap &flow, const double family,
+                                    const bool quiet)
+    {
+      const auto                    &cc       = c.continuation;
+      periodic::ContinuationSettings settings = cc.settings;
+      std::string                    label    = "forced response";
+      if (cc.kind == periodic::OrbitKind::free)
+        {
+          settings.mode = static_cast<unsigned int>(family);
+          label = cc.start == periodic::StartKind::simulation ? "family from the simulated orbit"
+                                                              : "family of mode " + std::to_string(settings.mode);
+          if (!std::isfinite(settings.max_energy))
+            settings.max_energy = cc.max_energy_factor * flow.grazing_energy(settings.mode);
+        }
+      io::ProgressBar  bar(label, settings.max_points, quiet);
+      const auto       progress = [&](const periodic::BranchPoint &, unsigned int k) { bar.update(k + 1); };
+      periodic::Branch branch;
+      try
+        {
+          if (cc.kind == periodic::OrbitKind::forced)
+            branch = periodic::continue_forced_response(flow, settings, {}, progress);
+          else if (cc.start == periodic::StartKind::simulation)
+            {
+              const auto start = flow.simulated_orbit(cc.simulation_time);
+              if (!start)
+                throw integrators::NumericalFailure(
+                  "the simulation of the initial state shows no recurring impact pattern after " +
+                  std::to_string(cc.simulation_time) + " (Continuation/Simulation time)");
+              if (!std::isfinite(cc.settings.max_energy))
+                settings.max_energy = 100 * flow.energy(start->first);
+              branch = periodic::continue_free_family(flow, settings, start->first, start->second, progress);
+            }
+          else
+            branch = periodic::continue_free_family(flow, settings, progress);
+        }
+      catch (const std::invalid_argument &e)
+        {
+          throw io::InputError(c.filename, "Continuation/Families", e.what());
+        }
+      bar.finish();
+      if (cc.kind == periodic::OrbitKind::free)
+        branch.family = cc.start == periodic::StartKind::simulation ? "simulated" : "mode " + std::to_string(settings.mode);
+      return branch;
+    }
 
-    std::vector<periodic::Branch> branches;
-    std::vector<double>           linear_frequencies;
+    // Branches as numbers and text, to gather them from the MPI ranks (round-trip exact).
+    constexpr char separator = '\x1f';
+
+    void pack(const periodic::Branch &b, std::vector<double> &numbers, std::string &text)
+    {
+      numbers.push_back(double(b.points.size()));
+      numbers.push_back(double(b.flow_evaluations));
+      numbers.push_back(double(b.failed));
+      for (const auto &p : b.points)
+        {
+          const double second = p.multipliers.size() > 1 ? std::abs(p.multipliers[1]) : 0.0;
+          numbers.insert(numbers.end(),
+                         {p.period, p.frequency, p.energy, double(p.impacts), double(p.sticking_phases), p.max_multiplier,
+                          second, double(p.stable), double(p.newton_iterations), p.residual, double(p.admissible),
+                          p.min_gap, p.min_impact_velocity, p.max_penetration, p.grazing_gap, p.unfolding, double(p.fold),
+                          double(p.period_doubling), double(p.impacts_changed), double(p.restarted),
+                          double(p.state.size())});
+          numbers.insert(numbers.end(), p.state.data(), p.state.data() + p.state.size());
+        }
+      text += b.family + separator + b.stop_reason + separator + std::to_string(b.restarts.size()) + separator;
+      for (const auto &r : b.restarts)
+        text += r + separator;
+    }
+
+    std::vector<periodic::Branch> unpack(const std::vector<double> &numbers, const std::string &text)
+    {
+      std::vector<periodic::Branch> branches;
+      std::vector<std::string>      words;
+      std::string                   word;
+      for (const char ch : text)
+        if (ch == separator)
+          words.push_back(word), word.clear();
+        else
+          word += ch;
+      std::size_t n = 0, w = 0;
+      while (n < numbers.size())
+        {
+          periodic::Branch b;
+          const auto       n_points = std::size_t(numbers[n++]);
+          b.flow_evaluations        = static_cast<unsigned long>(numbers[n++]);
+          b.failed                  = numbers[n++] != 0;
+          for (std::size_t k = 0; k < n_points; ++k)
+            {
+              periodic::BranchPoint p;
+              p.period = numbers[n++], p.frequency = numbers[n++], p.energy = numbers[n++];
+              p.impacts = unsigned(numbers[n++]), p.sticking_phases = unsigned(numbers[n++]);
+              p.max_multiplier    = numbers[n++];
+              const double second = numbers[n++];
+              p.multipliers       = {p.max_multiplier, second};
+              p.stable = numbers[n++] != 0, p.newton_iterations = unsigned(numbers[n++]);
+              p.residual = numbers[n++], p.admissible = numbers[n++] != 0;
+              p.min_gap = numbers[n++], p.min_impact_velocity = numbers[n++], p.max_penetration = numbers[n++];
+              p.grazing_gap = numbers[n++], p.unfolding = numbers[n++];
+              p.fold = numbers[n++] != 0, p.period_doubling = numbers[n++] != 0;
+              p.impacts_changed = numbers[n++] != 0, p.restarted = numbers[n++] != 0;
+              p.state.resize(Eigen::Index(numbers[n++]));
+              for (Eigen::Index i = 0; i < p.state.size(); ++i)
+                p.state[i] = numbers[n++];
+              b.points.push_back(p);
+            }
+          b.family      = words[w++];
+          b.stop_reason = words[w++];
+          const auto n_restarts = std::stoul(words[w++]);
+          for (std::size_t r = 0; r < n_restarts; ++r)
+            b.restarts.push_back(words[w++]);
+          branches.push_back(b);
+        }
+      return branches;
+    }
+  } // namespace
+
+  int run_continue(const CommonOptions &options, int &argc, char **&argv)
+  {
+    dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+    const MPI_Comm     comm    = MPI_COMM_WORLD;
+    const unsigned int rank    = dealii::Utilities::MPI::this_mpi_process(comm);
+    const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
+    const bool         root    = rank == 0;
+
+    // Every rank reads the same file and fails the same way: only rank 0 reports.
+    std::unique_ptr<CaseFile>                   c;
+    std::unique_ptr<model::StructuralModel>     model;
+    std::unique_ptr<periodic::PeriodicFlowMap>  flow;
+    std::string                                 destination;
+    try
+      {
+        c     = std::make_unique<CaseFile>(read_case_file(options.case_file, options.overrides));
+        model = std::make_unique<model::StructuralModel>(structure::build_model(c->description));
+        periodic::check_continuation(c->continuation, *model);
+        flow        = make_flow(*c, *model);
+        destination = output_directory(options, c->description);
+      }
+    catch (const io::InputError &)
+      {
+        if (root)
+          throw;
+        return io::exit_bad_input;
+      }
+    catch (const std::exception &)
+      {
+        if (root)
+          throw;
+        return io::exit_numerical_failure;
+      }
+    const auto &cc = c->continuation;
+    std::string folder_error;
+    std::unique_ptr<io::OutputFolder> out_folder; // rank 0's, checked and locked before computing
+    if (root)
+      try
+        {
+          out_folder = std::make_unique<io::OutputFolder>(destination, "continue");
+        }
+      catch (const io::InputError &e)
+        {
+          folder_error = e.what();
+        }
+    if (dealii::Utilities::MPI::max(folder_error.empty() ? 0u : 1u, comm) > 0)
+      {
+        if (root)
+          std::cerr << "vibroimpact: error: " << folder_error << "\n";
+        return io::exit_bad_input;
+      }
+
+    // One family a rank, round-robin; rank 0 gathers them in the order of Families.
     const auto                    start = std::chrono::steady_clock::now();
-    const std::vector<double> families =
+    const std::vector<double>     families =
       cc.kind == periodic::OrbitKind::forced || cc.start == periodic::StartKind::simulation ? std::vector<double>{1}
                                                                                           : cc.families;
-    for (const double family : families)
+    std::vector<double> numbers;
+    std::string         text, failure;
+    for (std::size_t f = rank; f < families.size(); f += n_ranks)
+      try
+        {
+          pack(compute_family(*c, *flow, families[f], options.quiet || !root), numbers, text);
+        }
+      catch (const std::exception &e)
+        {
+          failure = e.what();
+          break;
+        }
+    const auto all_numbers = dealii::Utilities::MPI::gather(comm, numbers, 0);
+    const auto all_text    = dealii::Utilities::MPI::gather(comm, text, 0);
+    const auto failures    = dealii::Utilities::MPI::gather(comm, failure, 0);
+    if (!root)
+      return io::exit_success;
+    io::throw_if_interrupted("during the continuation: nothing written");
+    for (const auto &f : failures)
+      if (!f.empty())
+        throw integrators::NumericalFailure(f);
+    std::vector<std::vector<periodic::Branch>> per_rank;
+    for (unsigned int r = 0; r < n_ranks; ++r)
+      per_rank.push_back(unpack(all_numbers[r], all_text[r]));
+    std::vector<periodic::Branch> branches;
+    std::vector<double>           linear_frequencies;
+    for (std::size_t f = 0; f < families.size(); ++f)
       {
-        periodic::ContinuationSettings settings = cc.settings;
-        std::string                    label    = "forced response";
+        branches.push_back(per_rank[f % n_ranks][f / n_ranks]);
         if (cc.kind == periodic::OrbitKind::free)
-          {
-            settings.mode = static_cast<unsigned int>(family);
-            if (cc.start == periodic::StartKind::simulation)
-              label = "family from the simulated orbit";
-            label         = "family of mode " + std::to_string(settings.mode);
-            linear_frequencies.push_back(2 * M_PI / flow->linear_period(settings.mode));
-            if (!std::isfinite(settings.max_energy))
-              settings.max_energy = cc.max_energy_factor * flow->grazing_energy(settings.mode);
-          }
-        io::ProgressBar bar(label, settings.max_points, options.quiet);
-        const auto      progress = [&](const periodic::BranchPoint &, unsigned int k) { bar.update(k + 1); };
-        periodic::Branch branch;
-        try
-          {
-            if (cc.kind == periodic::OrbitKind::forced)
-              branch = periodic::continue_forced_response(*flow, settings, {}, progress);
-            else if (cc.start == periodic::StartKind::simulation)
-              {
-                const auto start = flow->simulated_orbit(cc.simulation_time);
-                if (!start)
-                  throw integrators::NumericalFailure(
-                    "the simulation of the initial state shows no recurring impact pattern after " +
-                    std::to_string(cc.simulation_time) + " (Continuation/Simulation time)");
-                if (!std::isfinite(cc.settings.max_energy))
-                  settings.max_energy = 100 * flow->energy(start->first);
-                branch = periodic::continue_free_family(*flow, settings, start->first, start->second, progress);
-              }
-            else
-              branch = periodic::continue_free_family(*flow, settings, progress);
-          }
-        catch (const std::invalid_argument &e)
-          {
-            throw io::InputError(c.filename, "Continuation/Families", e.what());
-          }
-        bar.finish();
-        if (cc.kind == periodic::OrbitKind::free)
-          branch.family = cc.start == periodic::StartKind::simulation ? "simulated" : "mode " + std::to_string(settings.mode);
-        branches.push_back(branch);
+          linear_frequencies.push_back(2 * M_PI / flow->linear_period(static_cast<unsigned int>(families[f])));
       }
+    io::OutputFolder &out = *out_folder;
+    const model::StructuralModel &m = *model;
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     bool         any  = false;
     for (const auto &branch : branches)
@@ -184,7 +339,7 @@ namespace vibroimpact::app
                          "max_multiplier", "multiplier_2", "stable", "newton_iterations", "residual", "admissible",
                          "fold", "period_doubling", "impacts_changed", "unfolding", "min_gap", "min_impact_velocity",
                          "max_penetration", "grazing_gap", "restarted"};
-    for (const auto &probe : model.probes)
+    for (const auto &probe : m.probes)
       {
         columns.push_back("u_" + probe.name);
         columns.push_back("v_" + probe.name);
@@ -202,10 +357,10 @@ namespace vibroimpact::app
                            double(p.newton_iterations), p.residual, double(p.admissible), double(p.fold),
                            double(p.period_doubling), double(p.impacts_changed), p.unfolding, p.min_gap,
                            p.min_impact_velocity, p.max_penetration, p.grazing_gap, double(p.restarted)};
-          if (!model.probes.empty())
+          if (!m.probes.empty())
             {
               const auto samples = flow->sample(p.state, p.period, 360);
-              for (const auto &probe : model.probes)
+              for (const auto &probe : m.probes)
                 {
                   row.push_back(probe.row.dot(samples.displacement[phase_index]));
                   row.push_back(probe.row.dot(samples.velocity[phase_index]));
@@ -217,14 +372,14 @@ namespace vibroimpact::app
     for (std::size_t b = 0; b < branches.size(); ++b)
       for (const double k : cc.orbit_points)
         if (k < branches[b].points.size())
-          write_orbit(*flow, model, branches[b].points[std::size_t(k)],
+          write_orbit(*flow, m, branches[b].points[std::size_t(k)],
                       "orbit_" + std::to_string(b) + "_" + std::to_string(unsigned(k)), out, cc.orbit_samples);
     plot_frequency_energy(out, branches, linear_frequencies, cc.kind == periodic::OrbitKind::forced);
     out.commit();
 
     if (!options.quiet)
-      std::printf("%s: %s map, %u unknowns, %.3g s\n", model.name.c_str(), flow->name().c_str(),
-                  unsigned(flow->dimension()), wall);
+      std::printf("%s: %s map, %u unknowns, %u rank%s, %.3g s\n", m.name.c_str(), flow->name().c_str(),
+                  unsigned(flow->dimension()), n_ranks, n_ranks == 1 ? "" : "s", wall);
     for (const auto &branch : branches)
       {
         if (branch.failed)

@@ -101,7 +101,7 @@ int main(int argc, char **argv)
       if (*compare)
         return app::run_compare(options);
       if (*continuation)
-        return app::run_continue(options);
+        return app::run_continue(options, argc, argv);
       if (*sweep)
         return app::run_sweep(options, argc, argv);
       if (*parameters)

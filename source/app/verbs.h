@@ -23,8 +23,9 @@ namespace vibroimpact::app
   int run_simulate(const CommonOptions &options);
   int run_converge(const CommonOptions &options);
   int run_compare(const CommonOptions &options);
-  int run_continue(const CommonOptions &options);
-  // MPI is initialised here only: every other verb runs without it.
+  // MPI is initialised here (one family a rank) and in sweep.
+  int run_continue(const CommonOptions &options, int &argc, char **&argv);
+  // MPI is initialised here and in continue only: every other verb runs without it.
   int run_sweep(const CommonOptions &options, int &argc, char **&argv);
   int print_parameters(const std::string &verb);
 

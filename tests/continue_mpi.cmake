@@ -1,0 +1,32 @@
+# `mpirun -np 2 vibroimpact continue` (one family a rank) writes the same branch.csv and orbits as
+# the serial run, byte for byte. Run by ctest:
+#   cmake -DCLI=<vibroimpact> -DMPIRUN=<mpirun> -DCASE=<case.prm> -DWORK_DIR=<dir> -P continue_mpi.cmake
+foreach(var CLI MPIRUN CASE WORK_DIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "continue_mpi.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+set(ENV{OMPI_ALLOW_RUN_AS_ROOT} 1)
+set(ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} 1)
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+set(args continue ${CASE} -q -s "Continuation/Maximum points=30" -s "Continuation/Orbit points=0, 20")
+
+execute_process(COMMAND ${CLI} ${args} -o ${WORK_DIR}/serial RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "serial continue failed (${rc}): ${out}${err}")
+endif()
+execute_process(COMMAND ${MPIRUN} --oversubscribe -np 2 ${CLI} ${args} -o ${WORK_DIR}/mpi
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mpirun -np 2 continue failed (${rc}): ${out}${err}")
+endif()
+foreach(file branch.csv orbit_0_20.csv orbit_1_0.csv orbit_1_20.csv)
+  file(READ ${WORK_DIR}/serial/${file} serial)
+  file(READ ${WORK_DIR}/mpi/${file} parallel)
+  if(NOT serial STREQUAL parallel)
+    message(FATAL_ERROR "${file} of mpirun -np 2 differs from the serial run")
+  endif()
+  string(LENGTH "${serial}" size)
+  message(STATUS "${file}: identical (${size} bytes)")
+endforeach()
