@@ -12,4 +12,6 @@ plot 'fep/branch.csv' every ::1 using (($1==0 && $10==1) ? $5 : 1/0):4 w p pt 7 
      'fep/branch.csv' every ::1 using (($1==0 && $10==0) ? $5 : 1/0):4 w p pt 6 ps 0.6 lc 1 t 'e = 1, mode 1, unstable', \
      'fep/branch.csv' every ::1 using (($1==1 && $10==1) ? $5 : 1/0):4 w p pt 7 ps 0.6 lc 2 t 'e = 1, mode 2, stable', \
      'fep/branch.csv' every ::1 using (($1==1 && $10==0) ? $5 : 1/0):4 w p pt 6 ps 0.6 lc 2 t 'e = 1, mode 2, unstable', \
-     'sticking/branch.csv' every ::1 using 5:4 w p pt 5 ps 0.6 lc 3 t 'e = 0 + correction, sticking (MJ map)'
+     'sticking/branch.csv' every ::1 using 5:4 w p pt 5 ps 0.6 lc 3 t 'e = 0 + correction: from v0 = (1, 1)', \
+     'sticking_modes/branch.csv' every ::1 using ($1==0 ? $5 : 1/0):4 w p pt 9 ps 0.6 lc 4 t 'e = 0 + correction: from mode 1', \
+     'sticking_modes/branch.csv' every ::1 using ($1==1 ? $5 : 1/0):4 w p pt 11 ps 0.6 lc 6 t 'e = 0 + correction: from mode 2'

@@ -135,13 +135,22 @@ namespace vibroimpact::app
         {
           if (cc.kind == periodic::OrbitKind::forced)
             branch = periodic::continue_forced_response(flow, settings, {}, progress);
-          else if (cc.start == periodic::StartKind::simulation)
+          else if (cc.start != periodic::StartKind::linear_mode)
             {
-              const auto start = flow.simulated_orbit(cc.simulation_time);
+              const auto start = flow.simulated_orbit(
+                cc.simulation_time,
+                cc.start == periodic::StartKind::simulated_mode
+                  ? flow.linear_mode_state(settings.mode, settings.start_energy_factor * flow.grazing_energy(settings.mode))
+                  : periodic::Vector());
               if (!start)
-                throw integrators::NumericalFailure(
-                  "the simulation of the initial state shows no recurring impact pattern after " +
-                  std::to_string(cc.simulation_time) + " (Continuation/Simulation time)");
+                {
+                  // This family has no start; the others may.
+                  branch.failed      = true;
+                  branch.stop_reason = "the simulation shows no recurring impact pattern after " +
+                                       std::to_string(cc.simulation_time) + " (Continuation/Simulation time)";
+                  branch.family = "mode " + std::to_string(settings.mode);
+                  return branch;
+                }
               if (!std::isfinite(cc.settings.max_energy))
                 settings.max_energy = 100 * flow.energy(start->first);
               branch = periodic::continue_free_family(flow, settings, start->first, start->second, progress);

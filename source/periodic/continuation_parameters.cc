@@ -67,11 +67,14 @@ namespace vibroimpact::periodic
           "chatter threshold epsilon); 0: off.");
     s.add("Steps per period", c.steps_per_period, 0, unbounded,
           "Moreau–Jean map: N, h = T/N; 0: N = T / Moreau-Jean/Time step (fixed by the start orbit's period).");
-    const io::Choices<StartKind> starts{{"linear mode", StartKind::linear_mode}, {"simulation", StartKind::simulation}};
+    const io::Choices<StartKind> starts{{"linear mode", StartKind::linear_mode},
+                                         {"simulation", StartKind::simulation},
+                                         {"simulated mode", StartKind::simulated_mode}};
     s.add("Start", c.start, starts,
           "linear mode: each family from its linear mode at Start energy factor × its grazing energy; simulation: one "
           "family from the orbit the Moreau–Jean simulation of the model's initial state settles on after Simulation "
-          "time (the seed's sticking families, e = 0 with the energy correction).");
+          "time (the seed's sticking families, e = 0 with the energy correction); simulated mode: the same from each "
+          "family's linear mode at Start energy factor × its grazing energy.");
     s.add("Simulation time", c.simulation_time, io::positive(), "Length of the simulation of Start = simulation.");
     s.add("Orbit points", c.orbit_points, io::non_negative(),
           "Branch points (0-based, per family) whose orbit over one period is written (orbit_<family>_<point>.csv and "
@@ -99,7 +102,7 @@ namespace vibroimpact::periodic
     if (c.steps_per_period != 0 && c.steps_per_period < ContinuationCase::min_steps_per_period)
       s.fail("Steps per period", "at least " + std::to_string(ContinuationCase::min_steps_per_period) +
                                    " steps per period (or 0: from the time step)");
-    if (c.start == StartKind::simulation && c.flow != FlowKind::moreau_jean)
+    if (c.start != StartKind::linear_mode && c.flow != FlowKind::moreau_jean)
       s.fail("Start", "a simulated start needs Flow map = moreau-jean");
     for (const double f : c.families)
       if (f != std::floor(f))

@@ -237,11 +237,17 @@ namespace vibroimpact::periodic
     return orbit;
   }
 
-  std::optional<std::pair<Vector, double>> MoreauJeanFlow::simulated_orbit(const double time) const
+  std::optional<std::pair<Vector, double>> MoreauJeanFlow::simulated_orbit(const double time, const Vector &x0) const
   {
     const auto                   &I = *impl_;
     const integrators::MoreauJean stepper(I.model_with(0.0), I.settings);
-    auto                          state = stepper.initial_state();
+    const auto start_state = [&] {
+      auto state = stepper.initial_state();
+      if (x0.size() == 2 * I.n)
+        state.u = x0.head(I.n), state.v = x0.tail(I.n);
+      return state;
+    };
+    auto state = start_state();
     // The step at which each contact episode (consecutive steps with an impulse) begins.
     std::vector<unsigned long> starts;
     std::vector<bool>          in(I.model.contacts.size(), false);
@@ -271,7 +277,7 @@ namespace vibroimpact::periodic
           continue;
         const unsigned long period_steps = starts[n - 1] - starts[n - 1 - p];
         // Replay to half-way through the last period: away from its impacts.
-        auto replay = stepper.initial_state();
+        auto replay = start_state();
         stepper.advance(replay, static_cast<unsigned int>(starts[n - 1 - p] + period_steps / 2));
         Vector x(2 * I.n);
         x << replay.u, replay.v;

@@ -34,7 +34,8 @@ namespace vibroimpact::periodic
   enum class StartKind
   {
     linear_mode, // from grazing of the family's linear mode (free families)
-    simulation   // from the orbit a simulation of the model's initial state settles on
+    simulation,  // from the orbit a simulation of the model's initial state settles on
+    simulated_mode // from the orbit a simulation of each family's linear mode settles on
   };
 
   struct ContinuationCase

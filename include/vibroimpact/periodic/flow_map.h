@@ -91,11 +91,14 @@ namespace vibroimpact::periodic
     {
       return std::nullopt;
     }
-    // An orbit found by simulating the model from its initial state for `time` (conservative
+    // An orbit found by simulating the model from its initial state (or from x0) for `time` (conservative
     // runs with sticking settle on one, the seed's slide 13): the state half-way through the last
     // whole period and the period, found from the recurrence of the impact times. Empty when the
     // run has no recurring impact pattern or the map cannot simulate.
-    virtual std::optional<std::pair<Vector, double>> simulated_orbit(double /*time*/) const { return std::nullopt; }
+    virtual std::optional<std::pair<Vector, double>> simulated_orbit(double /*time*/, const Vector & /*x0*/ = {}) const
+    {
+      return std::nullopt;
+    }
     // Forced maps: T is the forcing period, set by the forcing frequency.
     virtual bool forced() const { return false; }
     virtual void set_forcing_frequency(double) {}
