@@ -63,8 +63,8 @@ namespace vibroimpact::periodic
     s.add("Chatter threshold", c.event_driven.chatter_threshold, io::non_negative(),
           "Event-driven map: a contact whose rebound speed e|U-| is below this sticks.");
     s.add("Chatter time", c.event_driven.chatter_time, io::non_negative(),
-          "Event-driven map: a contact also sticks when its next flight would last less than this (the modal CoR's "
-          "chatter threshold epsilon); 0: off.");
+          "Event-driven map: an impact within this time of the previous one of the same contact is perfectly "
+          "inelastic and starts sticking (the modal CoR's Chatter threshold epsilon); 0: off.");
     s.add("Steps per period", c.steps_per_period, 0, unbounded,
           "Moreau–Jean map: N, h = T/N; 0: N = T / Moreau-Jean/Time step (fixed by the start orbit's period).");
     const io::Choices<StartKind> starts{{"linear mode", StartKind::linear_mode},

@@ -201,6 +201,7 @@ namespace vibroimpact::periodic
 
       const double delta = scan_step();
       double       t     = 0.0;
+      std::vector<double> last_impact(B.rows(), -infinity);
       unsigned int n_events = 0;
       const auto   record = [&](double t_end, const Mode &mode, const Vector &z_start, double t_start) {
         if (!recorder)
@@ -320,31 +321,21 @@ namespace vibroimpact::periodic
               continue;
             }
 
-          // Impact: Newton's law in modal coordinates, U+ = −e U−.
+          // Impact: Newton's law in modal coordinates, U+ = −e U−; an impact within Chatter time
+          // of the previous one of the same contact is perfectly inelastic (the modal CoR's rule).
           const Vector b       = B.row(i).transpose();
           const double U_minus = b.dot(z.segment(m, m));
-          const double e       = restitution[i];
+          const bool   chatter = settings.chatter_time > 0 && t - last_impact[i] < settings.chatter_time;
+          const double e       = chatter ? 0.0 : restitution[i];
+          last_impact[i]       = t;
           Vector       z_plus  = z;
           z_plus.segment(m, m) -= (1.0 + e) * U_minus / b.squaredNorm() * b;
           result.events.push_back({OrbitEvent::Kind::impact, t, i, U_minus});
           result.min_impact_velocity = std::min(result.min_impact_velocity, std::abs(U_minus));
           ClosedSet next = closed;
-          bool sticks = false;
-          if (pressed(i, z_plus, alpha))
+          // Brought to rest (or rebounding slower than the chatter threshold) and pressed: it sticks.
+          if ((e == 0 || e * std::abs(U_minus) <= settings.chatter_threshold) && pressed(i, z_plus, alpha))
             {
-              sticks = e * std::abs(U_minus) <= settings.chatter_threshold;
-              if (!sticks && settings.chatter_time > 0)
-                {
-                  // The free contact acceleration at the stop (negative: pushing in).
-                  Vector z_rest = z;
-                  z_rest.segment(m, m) -= U_minus / b.squaredNorm() * b;
-                  const double a_contact = b.dot((mode_of(ClosedSet(B.rows(), false)).A * z_rest).segment(m, m));
-                  sticks = a_contact < 0 && 2 * e * std::abs(U_minus) / -a_contact <= settings.chatter_time;
-                }
-            }
-          if (sticks)
-            {
-              // The rebound would be below the chatter threshold: the contact sticks with U+ = 0.
               z_plus.segment(m, m) = z.segment(m, m) - U_minus / b.squaredNorm() * b;
               next[i]              = true;
               result.events.push_back({OrbitEvent::Kind::sticking_start, t, i, 0.0});

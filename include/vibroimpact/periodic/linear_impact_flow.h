@@ -24,9 +24,9 @@ namespace vibroimpact::periodic
     integrators::ModeSource mode_source = integrators::ModeSource::finite_element;
     std::vector<double> damping_ratios;            // modal ζ_j (last repeats); empty: undamped
     double              chatter_threshold  = 1e-6; // |U+| below which a contact sticks
-    // > 0: a contact also sticks when the flight after its rebound, 2 e|U−| / |contact
-    // acceleration|, would be shorter than this (the modal CoR's rule: the next impact within
-    // ε of this one), so a chatter sequence ends in sticking as in the reference solver.
+    // > 0: an impact within this time of the previous one of the same contact is perfectly
+    // inelastic and starts sticking where the contact is pressed (the modal CoR's ε), so a
+    // chatter sequence ends as in the reference solver.
     double              chatter_time = 0.0;
     unsigned int        samples_per_period = 24;   // event scan per shortest period
     unsigned int        max_events         = 100000;
