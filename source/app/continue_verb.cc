@@ -129,7 +129,12 @@ namespace vibroimpact::app
             settings.max_energy = cc.max_energy_factor * flow.grazing_energy(settings.mode);
         }
       io::ProgressBar  bar(label, settings.max_points, quiet);
-      const auto       progress = [&](const periodic::BranchPoint &, unsigned int k) { bar.update(k + 1); };
+      // On SIGINT/SIGTERM the branch ends at its next point (LOCA unwinds), and rank 0 then
+      // writes nothing (io::throw_if_interrupted below).
+      const auto progress = [&](const periodic::BranchPoint &, unsigned int k) {
+        bar.update(k + 1);
+        io::throw_if_interrupted("during the continuation: nothing written");
+      };
       periodic::Branch branch;
       try
         {
