@@ -36,9 +36,15 @@ namespace vibroimpact::app
       const auto &cc = c.continuation;
       try
         {
-          if (cc.flow == periodic::FlowKind::event_driven)
-            return std::make_unique<periodic::LinearImpactFlow>(model, cc.event_driven);
+          // One energy correction for both maps: the Moreau-Jean subsection's.
           const auto &mj = dynamic_cast<const integrators::MoreauJeanSolver &>(c.solver("moreau-jean")).settings();
+          if (cc.flow == periodic::FlowKind::event_driven)
+            {
+              auto settings                 = cc.event_driven;
+              settings.energy_correction    = mj.energy_correction;
+              settings.correction_direction = mj.correction_direction;
+              return std::make_unique<periodic::LinearImpactFlow>(model, settings);
+            }
           return std::make_unique<periodic::MoreauJeanFlow>(model, mj, cc.steps_per_period);
         }
       catch (const std::invalid_argument &e)

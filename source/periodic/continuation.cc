@@ -78,7 +78,8 @@ namespace vibroimpact::periodic
 
       void setParams(const LOCA::ParameterVector &p) override { parameter_ = p.getValue(0); }
 
-      // A Newton iterate that leaves the domain of the map (a period ≤ 0, a flow that fails)
+      // A Newton iterate that leaves the domain of the map (a period ≤ 0 or far from the start's,
+      // a flow that fails)
       // gets a huge residual and a unit Jacobian (LOCA ends the run on a failed evaluation):
       // Newton then fails its iterations and LOCA shortens the step instead.
       bool computeF(NOX::LAPACK::Vector &F, const NOX::LAPACK::Vector &X) override
@@ -120,8 +121,11 @@ namespace vibroimpact::periodic
     private:
       bool valid(const NOX::LAPACK::Vector &X)
       {
-        const double T = period(X);
-        if (!(T > 0) || !std::isfinite(T))
+        // A family's period stays within a bounded factor of its start's; an iterate far outside
+        // is Newton wandering (and a flow over 10⁵ periods would cost minutes).
+        constexpr double period_range = 20.0;
+        const double     T            = period(X);
+        if (!(T > period_scale_ / period_range) || !(T < period_scale_ * period_range))
           return false;
         try
           {

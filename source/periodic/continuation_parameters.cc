@@ -72,7 +72,8 @@ namespace vibroimpact::periodic
                                          {"simulated mode", StartKind::simulated_mode}};
     s.add("Start", c.start, starts,
           "linear mode: each family from its linear mode at Start energy factor × its grazing energy; simulation: one "
-          "family from the orbit the Moreau–Jean simulation of the model's initial state settles on after Simulation "
+          "family from the orbit a simulation of the model's initial state (by the Flow map: Moreau–Jean steps, or the "
+          "exact event-driven flow) settles on after Simulation "
           "time (the seed's sticking families, e = 0 with the energy correction); simulated mode: the same from each "
           "family's linear mode at Start energy factor × its grazing energy.");
     s.add("Simulation time", c.simulation_time, io::positive(), "Length of the simulation of Start = simulation.");
@@ -102,8 +103,6 @@ namespace vibroimpact::periodic
     if (c.steps_per_period != 0 && c.steps_per_period < ContinuationCase::min_steps_per_period)
       s.fail("Steps per period", "at least " + std::to_string(ContinuationCase::min_steps_per_period) +
                                    " steps per period (or 0: from the time step)");
-    if (c.start != StartKind::linear_mode && c.flow != FlowKind::moreau_jean)
-      s.fail("Start", "a simulated start needs Flow map = moreau-jean");
     for (const double f : c.families)
       if (f != std::floor(f))
         s.fail("Families", "'" + std::to_string(f) + "' is not a mode number");

@@ -35,6 +35,8 @@ namespace vibroimpact::periodic
       omega = projection.omegas();
       D     = projection.damping();
       mass_shapes = model.mass * projection.shapes();
+      initial_displacement = model.initial_displacement;
+      initial_velocity     = model.initial_velocity;
       restitution.resize(model.contacts.size());
       for (std::size_t i = 0; i < model.contacts.size(); ++i)
         restitution[i] = model.contacts[i].restitution;
@@ -64,6 +66,19 @@ namespace vibroimpact::periodic
       n_forcing = has_load ? 3 : 0;
       harmonic  = forcing_omega > 0;
       nz        = 2 * m + n_forcing;
+
+      // The correction's base direction on the DoFs (Moreau–Jean's rule), and each contact's DoFs,
+      // where it is zeroed.
+      const Eigen::Index n = model.n_dofs();
+      correction_base      = Vector::Ones(n);
+      if (s.correction_direction == integrators::CorrectionDirection::values)
+        for (Eigen::Index j = 0; j < n && j < static_cast<Eigen::Index>(model.dof_kinds.size()); ++j)
+          if (model.dof_kinds[j] == model::DofKind::slope)
+            correction_base[j] = 0.0;
+      contact_dofs.resize(model.contacts.size());
+      for (std::size_t i = 0; i < model.contacts.size(); ++i)
+        for (model::SparseRow::InnerIterator it(model.contacts[i].row); it; ++it)
+          contact_dofs[i].push_back(it.index());
     }
 
     LinearImpactFlowSettings     settings;
@@ -72,6 +87,8 @@ namespace vibroimpact::periodic
     Matrix                       B, G, mass_shapes;
     Vector                       gap0, omega, D;
     std::vector<double>          restitution;
+    Vector                       correction_base, initial_displacement, initial_velocity;
+    std::vector<std::vector<Eigen::Index>> contact_dofs;
     double                       forcing_omega = 0.0;
     bool                         harmonic      = false;
 
@@ -162,6 +179,55 @@ namespace vibroimpact::periodic
       only[i] = true;
       const Mode mode = make_mode(only, alpha);
       return (mode.multiplier_rows * z)(0) > 0.0;
+    }
+
+    // The projector onto the velocities that leave the contacts of `rows` at rest (unit modal
+    // masses: the mass-orthogonal complement of their rows).
+    Matrix null_projector(const std::vector<unsigned int> &rows) const
+    {
+      Matrix P = Matrix::Identity(m, m);
+      if (rows.empty())
+        return P;
+      Matrix BS(rows.size(), m);
+      for (std::size_t k = 0; k < rows.size(); ++k)
+        BS.row(k) = B.row(rows[k]);
+      return P - BS.transpose() * (BS * BS.transpose()).inverse() * BS;
+    }
+
+    // The energy correction after an impact: v+ = w + β d(w), w the velocity the impact law left,
+    // β the smaller root of ½|d|²β² + (d·w)β − D = 0, D = ½(|v−|² − |w|²) (unit modal masses, as
+    // Moreau–Jean's eq. (6) for h → 0). d is zero on the contacts in `held` (the closed ones and
+    // the one that hit). Returns ∂v+/∂v− given ∂w/∂v− = R.
+    Matrix correct_energy(const Vector &v_minus, Vector &w, const Matrix &R,
+                          const std::vector<unsigned int> &held) const
+    {
+      const Matrix P = null_projector(held);
+      Vector       d;
+      Matrix       d_w = Matrix::Zero(m, m); // ∂d/∂w
+      if (settings.correction_direction == integrators::CorrectionDirection::velocity)
+        d = P * w, d_w = P;
+      else
+        {
+          Vector I = correction_base;
+          for (const auto i : held)
+            for (const auto j : contact_dofs[i])
+              I[j] = 0.0;
+          d = P * (mass_shapes.transpose() * I);
+        }
+      const double D = 0.5 * (v_minus.squaredNorm() - w.squaredNorm());
+      const double a = 0.5 * d.squaredNorm(), b = d.dot(w), c = -D;
+      if (D <= 0 || a == 0)
+        return R;
+      const double q    = -0.5 * (b + (b >= 0 ? 1.0 : -1.0) * std::sqrt(b * b - 4 * a * c));
+      const double beta = c / q;
+      // Implicit differentiation of aβ² + bβ + c = 0 (rows acting on v−).
+      const Vector da = R.transpose() * (d_w.transpose() * d);
+      const Vector db = R.transpose() * (d_w.transpose() * w + d);
+      const Vector dc = -(v_minus - R.transpose() * w);
+      const Vector dbeta = -(beta * beta * da + beta * db + dc) / (2 * a * beta + b);
+      const Matrix jacobian = R + beta * d_w * R + d * dbeta.transpose();
+      w += beta * d;
+      return jacobian;
     }
 
     struct Recorder
@@ -340,12 +406,24 @@ namespace vibroimpact::periodic
               next[i]              = true;
               result.events.push_back({OrbitEvent::Kind::sticking_start, t, i, 0.0});
             }
+          // ∂v+/∂v− of the impact law, then of the energy correction.
+          const double e_used = next[i] ? 0.0 : e;
+          Matrix       Rv     = Matrix::Identity(m, m) - (1.0 + e_used) / b.squaredNorm() * b * b.transpose();
+          if (settings.energy_correction && e_used < 1.0)
+            {
+              std::vector<unsigned int> held{i};
+              for (unsigned int k = 0; k < next.size(); ++k)
+                if (next[k] && k != i)
+                  held.push_back(k);
+              Vector w = z_plus.segment(m, m);
+              Rv       = correct_energy(z.segment(m, m), w, Rv, held);
+              z_plus.segment(m, m) = w;
+            }
           if (with_jacobian)
             {
               // S = R + (f+ − R f−) ∇gᵀ / (∇g · f−), ∇g = (b, 0, 0), ∇g · f− = U−.
-              const double e_used = next[i] ? 0.0 : e;
-              Matrix       R      = Matrix::Identity(nz, nz);
-              R.block(m, m, m, m) -= (1.0 + e_used) / b.squaredNorm() * b * b.transpose();
+              Matrix R = Matrix::Identity(nz, nz);
+              R.block(m, m, m, m) = Rv;
               const Vector f_minus = mode.A * z;
               const Vector f_plus  = mode_of(next).A * z_plus;
               Matrix       S       = R;
@@ -502,6 +580,40 @@ namespace vibroimpact::periodic
         (energy_at(mid) < energy ? high : low) = mid;
       }
     return std::make_pair(one_impact_turning_point(contact, low), low);
+  }
+
+  std::optional<std::pair<Vector, double>> LinearImpactFlow::simulated_orbit(const double time, const Vector &x0) const
+  {
+    const auto &I     = *impl_;
+    const Vector start = x0.size() == 2 * I.m ? x0 : modal_state(I.initial_displacement, I.initial_velocity);
+    // The impact times of the run (a long flow: the map is exact, so the run is a simulation).
+    std::vector<double> impacts;
+    try
+      {
+        for (const auto &event : I.run(start, time, 0.0, false, nullptr).events)
+          if (event.kind == OrbitEvent::Kind::impact)
+            impacts.push_back(event.time);
+      }
+    catch (const std::runtime_error &)
+      {
+        return std::nullopt; // endless chatter: no orbit to start from
+      }
+    // The shortest p such that the last 2p intervals between impacts repeat with period p, to a
+    // thousandth of that period (a conservative run settles only approximately: Newton polishes).
+    const auto n = impacts.size();
+    for (std::size_t p = 1; 3 * p + 1 <= n; ++p)
+      {
+        const double period = impacts[n - 1] - impacts[n - 1 - p];
+        bool         periodic = period > 0;
+        for (std::size_t j = n - 2 * p; j < n && periodic; ++j)
+          periodic = std::abs((impacts[j] - impacts[j - 1]) - (impacts[j - p] - impacts[j - p - 1])) <= 1e-3 * period;
+        if (!periodic)
+          continue;
+        // Half-way through the last period: away from its impacts.
+        const double t_mid = impacts[n - 1 - p] + 0.5 * (impacts[n - p] - impacts[n - 1 - p]);
+        return std::make_pair(I.run(start, t_mid, 0.0, false, nullptr).x, period);
+      }
+    return std::nullopt;
   }
 
   bool LinearImpactFlow::forced() const { return impl_->harmonic; }

@@ -7,9 +7,12 @@
 // the chatter threshold while the free acceleration pushes into it sticks (projected dynamics,
 // a linear flow again) until its multiplier turns tensile. The Jacobian chains exp(A t) with the
 // saltation matrices of the impacts (doc/periodic.md §1); ∂/∂α comes from the block exponential.
+// With the energy correction, an inelastic impact is followed by the seed's energy restoration,
+// a smooth map whose derivative enters the saltation matrix.
 #pragma once
 
 #include <vibroimpact/integrators/modal_projection.h>
+#include <vibroimpact/integrators/moreau_jean_settings.h>
 #include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/periodic/flow_map.h>
 
@@ -28,6 +31,11 @@ namespace vibroimpact::periodic
     // inelastic and starts sticking where the contact is pressed (the modal CoR's ε), so a
     // chatter sequence ends as in the reference solver.
     double              chatter_time = 0.0;
+    // After an impact with e < 1, restore the energy it took along a direction that leaves the
+    // contact velocities alone (the seed's correction, the same rule as Moreau–Jean's as h → 0:
+    // doc/periodic.md §1), so that e = 0 sticking families are conservative.
+    bool                             energy_correction    = false;
+    integrators::CorrectionDirection correction_direction = integrators::CorrectionDirection::values;
     unsigned int        samples_per_period = 24;   // event scan per shortest period
     unsigned int        max_events         = 100000;
   };
@@ -53,6 +61,8 @@ namespace vibroimpact::periodic
     // from (p, 0) the flow reaches the stop at T/2 with a velocity along the contact row, which
     // e = 1 reverses. Linear in p: two conditions, solved exactly.
     Vector one_impact_turning_point(unsigned int contact, double period) const;
+    // A long run of this exact map; the start may be given in modal coordinates.
+    std::optional<std::pair<Vector, double>> simulated_orbit(double time, const Vector &x0 = {}) const override;
     bool   forced() const override;
     void   set_forcing_frequency(double omega) override;
     double forcing_frequency() const override;
