@@ -175,3 +175,42 @@ TEST(PeriodicSticking, CorrectedImpactJacobianMatchesFiniteDifferences)
       EXPECT_LT((result.d_period - fd_T).norm(), 1e-6 * fd_T.norm());
     }
 }
+
+// The family through the seed's orbit, continued on the exact map: every point a conservative
+// (α ≈ 0) periodic orbit, periodic again over ten periods, and the seed's orbit on it at E ≈ 1.
+TEST(PeriodicSticking, ExactStickingFamilyOfTheTwoDofChainPassesThroughTheSeedOrbit)
+{
+  const auto c     = test_cases::load_case(test_cases::example("two_dof_sticking_family"));
+  const auto model = structure::build_model(c.description);
+  const periodic::LinearImpactFlow flow(model, corrected(c));
+  periodic::ContinuationSettings   settings;
+  settings.mode                = 1;
+  settings.start_energy_factor = 5;
+  settings.max_energy          = 2.5;
+  settings.max_points          = 150;
+  const auto branch            = periodic::continue_free_family(flow, settings);
+  ASSERT_GT(branch.points.size(), 100u) << branch.stop_reason;
+  EXPECT_GE(branch.points.back().energy, 2.4);
+  const periodic::BranchPoint *seed = nullptr;
+  for (std::size_t k = 0; k < branch.points.size(); ++k)
+    {
+      const auto &p = branch.points[k];
+      EXPECT_LT(p.residual, settings.tolerance);
+      EXPECT_LT(std::abs(p.unfolding), 1e-9) << "point " << k;
+      if (!seed || std::abs(p.energy - 1) < std::abs(seed->energy - 1))
+        seed = &p;
+      if (k % 40 == 0)
+        {
+          Vector x = p.state;
+          for (int j = 0; j < 10; ++j)
+            x = flow.flow(x, p.period, 0.0, false).x;
+          EXPECT_LT((x - p.state).norm(), settings.tolerance * p.state.norm()) << "point " << k;
+        }
+    }
+  ASSERT_NE(seed, nullptr);
+  EXPECT_LT(std::abs(seed->energy - 1), 0.02);
+  EXPECT_EQ(seed->impacts, 2u);
+  EXPECT_EQ(seed->sticking_phases, 1u);
+  EXPECT_NEAR(seed->period, 7.460318, 2e-3); // dT/dE ≈ 0.1 near E = 1
+  EXPECT_TRUE(seed->stable);
+}

@@ -1,10 +1,10 @@
-set terminal pngcairo size 900,600
+set terminal pngcairo size 900,760
 set output 'two_dof_fep.png'
 set datafile separator ','
 set logscale x
 set xlabel 'energy'
 set ylabel 'frequency [rad/s]'
-set key outside right
+set key below left maxrows 5
 set grid
 set arrow from graph 0, first 0.618034 to graph 1, first 0.618034 nohead dt 2 lc 'gray'
 set arrow from graph 0, first 1.618034 to graph 1, first 1.618034 nohead dt 2 lc 'gray'
@@ -14,4 +14,6 @@ plot 'fep/branch.csv' every ::1 using (($1==0 && $10==1) ? $5 : 1/0):4 w p pt 7 
      'fep/branch.csv' every ::1 using (($1==1 && $10==0) ? $5 : 1/0):4 w p pt 6 ps 0.6 lc 2 t 'e = 1, mode 2, unstable', \
      'sticking/branch.csv' every ::1 using 5:4 w p pt 5 ps 0.6 lc 3 t 'e = 0 + correction: from v0 = (1, 1)', \
      'sticking_modes/branch.csv' every ::1 using ($1==0 ? $5 : 1/0):4 w p pt 9 ps 0.6 lc 4 t 'e = 0 + correction: from mode 1', \
-     'sticking_modes/branch.csv' every ::1 using ($1==1 ? $5 : 1/0):4 w p pt 11 ps 0.6 lc 6 t 'e = 0 + correction: from mode 2'
+     'sticking_modes/branch.csv' every ::1 using ($1==1 ? $5 : 1/0):4 w p pt 11 ps 0.6 lc 6 t 'e = 0 + correction: from mode 2', \
+     'exact_sticking_1/branch.csv' every ::1 using 5:4 w p pt 13 ps 0.5 lc 7 t 'e = 0 + correction, exact map: from mode 1', \
+     'exact_sticking_2/branch.csv' every ::1 using 5:4 w p pt 13 ps 0.5 lc 8 t 'e = 0 + correction, exact map: from mode 2'

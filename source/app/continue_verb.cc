@@ -194,7 +194,7 @@ namespace vibroimpact::app
                          {p.period, p.frequency, p.energy, double(p.impacts), double(p.sticking_phases), p.max_multiplier,
                           second, double(p.stable), double(p.newton_iterations), p.residual, double(p.admissible),
                           p.min_gap, p.min_impact_velocity, p.max_penetration, p.grazing_gap, p.unfolding, double(p.fold),
-                          double(p.period_doubling), double(p.impacts_changed), double(p.restarted),
+                          double(p.period_doubling), double(p.impacts_changed), double(p.restarted), double(p.jumped),
                           double(p.state.size())});
           numbers.insert(numbers.end(), p.state.data(), p.state.data() + p.state.size());
         }
@@ -234,6 +234,7 @@ namespace vibroimpact::app
               p.grazing_gap = numbers[n++], p.unfolding = numbers[n++];
               p.fold = numbers[n++] != 0, p.period_doubling = numbers[n++] != 0;
               p.impacts_changed = numbers[n++] != 0, p.restarted = numbers[n++] != 0;
+              p.jumped = numbers[n++] != 0;
               p.state.resize(Eigen::Index(numbers[n++]));
               for (Eigen::Index i = 0; i < p.state.size(); ++i)
                 p.state[i] = numbers[n++];
@@ -358,7 +359,7 @@ namespace vibroimpact::app
     std::vector<std::string> columns{"family", "point", "period", "frequency", "energy", "impacts", "sticking_phases",
                          "max_multiplier", "multiplier_2", "stable", "newton_iterations", "residual", "admissible",
                          "fold", "period_doubling", "impacts_changed", "unfolding", "min_gap", "min_impact_velocity",
-                         "max_penetration", "grazing_gap", "restarted"};
+                         "max_penetration", "grazing_gap", "restarted", "jumped"};
     for (const auto &probe : m.probes)
       {
         columns.push_back("u_" + probe.name);
@@ -376,7 +377,8 @@ namespace vibroimpact::app
                            double(p.sticking_phases), p.max_multiplier, second, double(p.stable),
                            double(p.newton_iterations), p.residual, double(p.admissible), double(p.fold),
                            double(p.period_doubling), double(p.impacts_changed), p.unfolding, p.min_gap,
-                           p.min_impact_velocity, p.max_penetration, p.grazing_gap, double(p.restarted)};
+                           p.min_impact_velocity, p.max_penetration, p.grazing_gap, double(p.restarted),
+                           double(p.jumped)};
           if (!m.probes.empty())
             {
               const auto samples = flow->sample(p.state, p.period, 360);
@@ -405,6 +407,12 @@ namespace vibroimpact::app
         if (branch.failed)
           std::fprintf(stderr, "vibroimpact: warning: %s stopped after %zu points: %s\n", branch.family.c_str(),
                        branch.points.size(), branch.stop_reason.c_str());
+        for (std::size_t k = 0; k < branch.points.size(); ++k)
+          if (branch.points[k].jumped)
+            std::fprintf(stderr,
+                         "vibroimpact: warning: %s, point %zu: the period changed by more than %g %% in one step "
+                         "(T = %.6g): possibly another family (branch.csv column 'jumped')\n",
+                         branch.family.c_str(), k, 100 * periodic::BranchPoint::jump_tolerance, branch.points[k].period);
         if (options.quiet || branch.points.empty())
           continue;
         const auto &first = branch.points.front(), &last = branch.points.back();

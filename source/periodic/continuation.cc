@@ -298,6 +298,7 @@ namespace vibroimpact::periodic
                 p.fold = (here - there) * (there - before) < 0;
               }
             p.impacts_changed = p.impacts != q.impacts;
+            p.jumped          = std::abs(p.period - q.period) > BranchPoint::jump_tolerance * q.period;
             const auto flips = [](const BranchPoint &b) {
               int n = 0;
               for (const auto &mu : b.multipliers)

@@ -58,6 +58,10 @@ namespace vibroimpact::periodic
     double       unfolding = 0.0;   // α at convergence (0 for a true orbit)
     bool         fold = false, period_doubling = false, impacts_changed = false;
     bool         restarted = false; // the first point after a restart past a failure
+    // The step to this point changed the period by more than jump_tolerance: Newton may have
+    // landed on another family (regular steps change it by ~1 %), reported, not hidden.
+    bool         jumped = false;
+    static constexpr double jump_tolerance = 0.03;
     Vector       state;             // x0
   };
 
