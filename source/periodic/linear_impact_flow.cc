@@ -265,6 +265,20 @@ namespace vibroimpact::periodic
         return it->second;
       };
 
+      // Whole scan steps since the last event multiply J at once, E^k by repeated squaring: the
+      // scan takes thousands of steps a period on FE models, and J = E J at each cost n³ apiece.
+      unsigned long pending_steps = 0;
+      const auto    flush_steps   = [&](const Mode &mode) {
+        Matrix power = mode.step;
+        for (unsigned long k = pending_steps; k > 0; k >>= 1)
+          {
+            if (k & 1)
+              J = power * J;
+            if (k > 1)
+              power = power * power;
+          }
+        pending_steps = 0;
+      };
       const double delta = scan_step();
       double       t     = 0.0;
       std::vector<double> last_impact(B.rows(), -infinity);
@@ -299,7 +313,31 @@ namespace vibroimpact::periodic
           double       tau_event = infinity;
           int          contact   = -1;
           bool         release   = false;
-          const auto   z_at      = [&](double tau) -> Vector { return (mode.A * tau).exp() * z; };
+          // z(τ) inside the step for the root searches: its Taylor series, whose terms A^k z / k!
+          // are formed once per step (τ ≤ δ, so |λ|τ ≤ 2π/24 and 20-odd terms reach rounding),
+          // instead of an exponential at every evaluation; the exponential when it does not converge.
+          std::vector<Vector> taylor;
+          const auto          z_at = [&](double tau) -> Vector {
+            if (taylor.empty())
+              {
+                taylor.push_back(z);
+                const double floor = 1e-17 * std::max(z.lpNorm<Eigen::Infinity>(), 1e-300);
+                for (int k = 1; k <= 60; ++k)
+                  {
+                    taylor.push_back(mode.A * taylor.back() / double(k));
+                    if (taylor.back().lpNorm<Eigen::Infinity>() * std::pow(dt, k) < floor)
+                      break;
+                  }
+                if (taylor.back().lpNorm<Eigen::Infinity>() * std::pow(dt, taylor.size() - 1) >= floor)
+                  taylor.assign(1, Vector()); // no convergence: exponentials below
+              }
+            if (taylor.size() == 1)
+              return (mode.A * tau).exp() * z;
+            Vector sum = taylor.back();
+            for (auto k = taylor.size() - 1; k-- > 0;)
+              sum = taylor[k] + tau * sum;
+            return sum;
+          };
           const auto   refine    = [&](auto &&f, double a, double b) {
             boost::uintmax_t iterations = 100;
             const auto       r          = boost::math::tools::toms748_solve(
@@ -316,8 +354,11 @@ namespace vibroimpact::periodic
               const auto   g    = [&](double tau) { return gap(i, z_at(tau)); };
               if (g_a > 0 && g_b <= 0)
                 root = refine(g, 0.0, dt);
-              else if (g_a > 0 && g_b > 0 && r_a < 0 && r_b > 0)
+              else if (g_a > 0 && g_b > 0 && r_a < 0 && r_b > 0 && std::min(g_a, g_b) <= dt * (r_b - r_a))
                 {
+                  // (A dip deeper than the step times the slopes' span is impossible at 24 samples
+                  // per shortest period: only those near the stop are located, the ones that matter
+                  // for impacts and the grazing gap; the others would cost a root search each.)
                   // A dip between samples: find the lowest point, then the crossing before it.
                   const auto   rate  = [&](double tau) { return gap_rate(i, z_at(tau)); };
                   boost::uintmax_t iterations = 100;
@@ -348,17 +389,20 @@ namespace vibroimpact::periodic
 
           const double tau = contact < 0 ? dt : tau_event;
           Vector       z_end;
-          if (with_jacobian)
+          if (with_jacobian && contact < 0 && dt == delta)
             {
-              Matrix X;
-              if (contact < 0 && dt == delta)
-                {
-                  if (mode.step_extended.size() == 0)
-                    mode.step_extended = (extended(mode) * delta).exp();
-                  X = mode.step_extended;
-                }
-              else
-                X = (extended(mode) * tau).exp();
+              // A whole scan step: ∂/∂α by two products with the vector; J waits (flush_steps).
+              if (mode.step_extended.size() == 0)
+                mode.step_extended = (extended(mode) * delta).exp();
+              const auto &X = mode.step_extended;
+              j_alpha       = X.topLeftCorner(nz, nz) * j_alpha + X.topRightCorner(nz, nz) * z;
+              z_end         = z1;
+              ++pending_steps;
+            }
+          else if (with_jacobian)
+            {
+              flush_steps(mode);
+              const Matrix X  = (extended(mode) * tau).exp();
               const Matrix Et = X.topLeftCorner(nz, nz);
               j_alpha = Et * j_alpha + X.topRightCorner(nz, nz) * z;
               J       = Et * J;
@@ -434,6 +478,8 @@ namespace vibroimpact::periodic
           z      = z_plus;
           closed = next;
         }
+      if (with_jacobian)
+        flush_steps(mode_of(closed));
       if (recorder)
         while (recorder->next < recorder->times.size())
           recorder->states.push_back(z), ++recorder->next;
