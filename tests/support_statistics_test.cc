@@ -189,6 +189,9 @@ TEST(Supports, PreloadedSupportHoldsTheStaticReaction)
       EXPECT_DOUBLE_EQ(s.contact_fraction, 1.0);
       const auto whole = studies::support_statistics(model, history).at(0);
       EXPECT_LE(whole.impacts, 2u); // lands on the stop (a penalty contact may bounce once)
+      const auto upper = history.column("impulse_s1_upper"), lower = history.column("impulse_s1_lower");
+      EXPECT_GT(std::accumulate(upper.begin(), upper.end(), 0.0), 0.0); // on the upper stop, pushed up
+      EXPECT_EQ(std::accumulate(lower.begin(), lower.end(), 0.0), 0.0);
     }
 }
 
