@@ -492,3 +492,110 @@ TEST_F(BadInput, ContinuationCasesThatCannotRun)
   EXPECT_TRUE(fs::exists(output() / "orbit_0_0.pvd"));
   EXPECT_TRUE(fs::exists(output() / "orbit_1_0.csv"));
 }
+
+// Issue 10: clearance supports, penalty stiffness, modal basis and random-load band.
+namespace
+{
+  const char *support_case = R"(
+subsection Body beam
+  set Type = beam
+  set Length = 2
+  set Number of elements = 8
+  set Left end = pinned
+  set Right end = pinned
+end
+subsection Support s1
+  set Body = beam
+  set Position = 1
+  set Lower gap = -1e-3
+  set Upper gap = 1e-3
+  set Type = flexible
+end
+subsection Load f1
+  set Distribution = point
+  set Body = beam
+  set Position = 0.5
+  set Time dependence = random
+  set Amplitude = 5
+  set Band high = 6283
+  set Seed = 3
+end
+subsection Simulation
+  set Solver = modal-penalty
+  set Final time = 1e-3
+end
+subsection Modal penalty
+  set Number of modes = 6
+  set Time step = 1e-5
+end
+subsection Modal Udwadia-Kalaba
+  set Number of modes = 6
+  set Time step = 1e-5
+end
+subsection Moreau-Jean
+  set Time step = 1e-5
+end
+)";
+} // namespace
+
+TEST_F(BadInput, SupportCaseRunsAndWritesStatistics)
+{
+  const auto result = run_cli("simulate " + write_case(support_case));
+  EXPECT_EQ(result.exit_code, 0) << result.error;
+  EXPECT_TRUE(fs::exists(output() / "statistics.csv"));
+}
+
+TEST_F(BadInput, SupportGapsInTheWrongOrder)
+{
+  expect_rejected(replace(replace(support_case, "Lower gap = -1e-3", "Lower gap = 0"), "Upper gap = 1e-3", "Upper gap = 0"),
+                  "Support s1/Upper gap", "must exceed Lower gap");
+  expect_rejected(replace(support_case, "Lower gap = -1e-3", "Lower gap = 2e-3"), "Support s1/Lower gap",
+                  "must not be positive");
+}
+
+TEST_F(BadInput, SupportOutsideTheBeam)
+{
+  expect_rejected(replace(support_case, "set Position = 1\n", "set Position = 2.5\n"), "Support s1/Position", "outside");
+}
+
+TEST_F(BadInput, PenaltyStiffnessNotPositive)
+{
+  const auto file   = write_case(support_case);
+  const auto result = run_cli("simulate " + file + " -s 'Modal penalty/Stiffness=0'");
+  EXPECT_EQ(result.exit_code, 2) << result.error;
+  EXPECT_NE(result.error.find("Modal penalty/Stiffness"), std::string::npos) << result.error;
+  EXPECT_EQ(std::count(result.error.begin(), result.error.end(), '\n'), 1) << result.error;
+  EXPECT_FALSE(fs::exists(output()));
+}
+
+TEST_F(BadInput, FewerModesThanAskedForTheModalSolvers)
+{
+  // 8 beam elements, two stop masses: 18 DoFs.
+  for (const std::string solver : {"modal-uk", "modal-penalty"})
+    {
+      const std::string section = solver == "modal-uk" ? "Modal Udwadia-Kalaba" : "Modal penalty";
+      const auto        result  = run_cli("simulate " + write_case(support_case) + " -s 'Simulation/Solver=" + solver +
+                                  "' -s '" + section + "/Number of modes=40'");
+      EXPECT_EQ(result.exit_code, 2) << result.error;
+      EXPECT_NE(result.error.find(section + "/Number of modes"), std::string::npos) << result.error;
+      EXPECT_NE(result.error.find("only 18 DoFs"), std::string::npos) << result.error;
+      EXPECT_FALSE(fs::exists(output()));
+    }
+}
+
+TEST_F(BadInput, RandomBandAboveTheNyquistFrequencyOfTheStep)
+{
+  // π / 1e-3 = 3142 rad/s < 6283 rad/s: each time stepper rejects it, naming the load's band.
+  for (const std::string solver : {"modal-uk", "modal-penalty", "moreau-jean"})
+    {
+      const std::string section = solver == "modal-uk" ? "Modal Udwadia-Kalaba" :
+                                  solver == "modal-penalty" ? "Modal penalty" : "Moreau-Jean";
+      const auto result = run_cli("simulate " + write_case(support_case) + " -s 'Simulation/Solver=" + solver + "' -s '" +
+                                  section + "/Time step=1e-3' -s 'Simulation/Final time=1e-2'");
+      EXPECT_EQ(result.exit_code, 2) << result.error;
+      EXPECT_NE(result.error.find("Load f1/Band high"), std::string::npos) << result.error;
+      EXPECT_NE(result.error.find("Nyquist"), std::string::npos) << result.error;
+      EXPECT_EQ(std::count(result.error.begin(), result.error.end(), '\n'), 1) << result.error;
+      EXPECT_FALSE(fs::exists(output()));
+    }
+}

@@ -60,6 +60,16 @@ namespace vibroimpact::app
       },
       time_domain);
 
+    file.section(
+      "Statistics",
+      [&](io::ParameterSection &s) {
+        s.add("Start time", c.statistics_start, io::non_negative(),
+              "Rows before this time (the transient from rest) are left out of statistics.csv and the spectra.");
+        s.add("PSD segment", c.psd_segment, 0, 1u << 30,
+              "Rows per Welch segment of the displacement PSDs (a power of two); 0: the largest giving 8 segments.");
+      },
+      time_domain);
+
     if (c.solvers.empty())
       for (const auto &name : solver_names)
         c.solvers.push_back(integrators::SolverRegistry::create(name));

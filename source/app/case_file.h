@@ -36,6 +36,10 @@ namespace vibroimpact::app
     // One of every registered solver, each with the settings of its own subsection.
     std::vector<std::unique_ptr<integrators::Solver>> solvers;
 
+    // "Statistics": the record's start (the transient left out) and the Welch segment.
+    double       statistics_start = 0.0;
+    unsigned int psd_segment      = 0;
+
     studies::ConvergenceSettings        convergence;
     studies::SweepSettings              sweep;
     studies::ComparisonSettings         comparison;

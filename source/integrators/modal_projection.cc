@@ -36,6 +36,12 @@ namespace vibroimpact::integrators
           damping_ratios.empty() ? 0.0 : damping_ratios[std::min<std::size_t>(j, damping_ratios.size() - 1)];
         damping_[j] = 2 * zeta * omegas_[j];
       }
+    // The lumped dashpots (a flexible support's stops) on the modes: diag(Φᵀ C_d Φ). The
+    // off-diagonal terms are dropped; they vanish for a stop's own modes (its dashpot is c_c/m_c
+    // times its mass there), which are the modes a stop's dashpot acts on.
+    if (model.dashpots.rows() == n && model.dashpots.nonZeros() > 0)
+      for (unsigned int j = 0; j < N; ++j)
+        damping_[j] += shapes_.col(j).dot(model.dashpots * shapes_.col(j));
 
     const std::size_t nc = model.contacts.size();
     contact_rows_.resize(nc, N);

@@ -42,6 +42,7 @@ namespace vibroimpact::integrators
                            "'exact' needs a structure with closed-form modes (one uniform beam pinned at both "
                            "ends, with no masses, springs or dampers attached)");
     const double h = s.time_step, T = control.final_time, steps = T / h;
+    check_load_bandwidth(model, h, file, at + "Time step");
     std::ostringstream reason;
     if (h > T)
       {

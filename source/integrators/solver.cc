@@ -1,4 +1,5 @@
 #include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/interrupt.h>
 
 #include <chrono>
@@ -93,6 +94,21 @@ namespace vibroimpact::integrators
   {
     if (!factories().emplace(name, std::move(factory)).second)
       throw std::logic_error("two solvers registered as '" + name + "'");
+  }
+
+  void check_load_bandwidth(const model::StructuralModel &model, const double h, const std::string &file,
+                            const std::string &step_entry)
+  {
+    const double nyquist = M_PI / h;
+    for (const auto &load : model.loads)
+      if (load.time.kind == model::TimeFunction::Kind::random && load.time.highest_frequency() > nyquist)
+        {
+          std::ostringstream reason;
+          reason << "the random load reaches " << load.time.highest_frequency()
+                 << " rad/s, above the Nyquist frequency pi/h = " << nyquist << " rad/s of " << step_entry << " = "
+                 << h;
+          throw io::InputError(file, "Load " + load.name + "/Band high", reason.str());
+        }
   }
 
   ResponseHistory run_to_history(const Solver &solver, const model::StructuralModel &model, const RunControl &control,

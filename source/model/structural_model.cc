@@ -1,9 +1,37 @@
 #include <vibroimpact/model/structural_model.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace vibroimpact::model
 {
+  double SampledPeriod::value(const double t) const
+  {
+    const auto   n = static_cast<long>(values.size());
+    const double s = t / interval, floor = std::floor(s), x = s - floor;
+    long         i = static_cast<long>(std::fmod(floor, double(n)));
+    if (i < 0)
+      i += n;
+    const long j = i + 1 == n ? 0 : i + 1;
+    // Cubic Hermite on [i, j] in the unit variable x.
+    const double x2 = x * x, x3 = x2 * x;
+    return (2 * x3 - 3 * x2 + 1) * values[i] + (x3 - 2 * x2 + x) * interval * slopes[i] +
+           (-2 * x3 + 3 * x2) * values[j] + (x3 - x2) * interval * slopes[j];
+  }
+
+  double TimeFunction::highest_frequency() const
+  {
+    switch (kind)
+      {
+        case Kind::harmonic:
+          return omega;
+        case Kind::random:
+          return omegas.empty() ? 0.0 : *std::max_element(omegas.begin(), omegas.end());
+        default:
+          return 0.0;
+      }
+  }
+
   double TimeFunction::value(const double t) const
   {
     switch (kind)
@@ -14,6 +42,8 @@ namespace vibroimpact::model
           return amplitude * std::sin(omega * t + phase);
         case Kind::random:
           {
+            if (samples)
+              return samples->value(t);
             double sum = 0.0;
             for (std::size_t k = 0; k < omegas.size(); ++k)
               sum += std::cos(omegas[k] * t + phases[k]);

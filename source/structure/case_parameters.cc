@@ -13,7 +13,7 @@ namespace vibroimpact::structure
 {
   std::vector<std::string> case_families()
   {
-    return {"Body", "Element", "Contact", "Probe", "Load"};
+    return {"Body", "Element", "Contact", "Support", "Probe", "Load"};
   }
 
   const BodyDescription *CaseDescription::find_body(const std::string &body_name) const
@@ -163,6 +163,35 @@ namespace vibroimpact::structure
       s.add("Restitution", contact.restitution, io::in_range(0, 1), "Newton's coefficient of restitution e in [0, 1].");
     }
 
+    void bind_support(ParameterSection &s, SupportDescription &support, const std::string &name)
+    {
+      support.name = name;
+      bind_point(s, support.point, "the supported point");
+      s.add("Lower gap", support.lower_gap, io::finite(),
+            "delta-: where the lower stop is, from the beam's rest position (negative, e.g. -1e-3).");
+      s.add("Upper gap", support.upper_gap, io::finite(), "delta+: where the upper stop is (positive).");
+      s.add("Type", support.flexible, Choices<bool>{{"rigid", false}, {"flexible", true}},
+            "rigid: stops on the ground; flexible: each stop an oscillator (Stop mass on Stop stiffness and Stop "
+            "damping to the ground), a body of the model.");
+      s.add("Stop mass", support.stop_mass, io::positive(), "m_c of each stop (flexible; the paper: 0.01 kg).");
+      s.add("Stop damping", support.stop_damping, io::non_negative(), "c_c of each stop (flexible; the paper: 1 N s/m).");
+      s.add("Stop stiffness", support.stop_stiffness, io::positive(),
+            "k_c of each stop (flexible; the paper: 1e5 N/m).");
+      s.add("Preload", support.preload, io::finite(),
+            "A constant force on the beam at the support, along its positive deflection (the paper: 50 N).");
+      s.add("Restitution", support.restitution, io::in_range(0, 1),
+            "Newton's e of both stops for the impact-law solvers (Moreau-Jean, modal CoR); the modal U-K impacts "
+            "are e = 0, the penalty's follow from its damping.");
+      if (!s.reading())
+        return;
+      if (support.lower_gap > 0)
+        s.fail("Lower gap", "must not be positive (the lower stop lies below the rest position)");
+      if (support.upper_gap < 0)
+        s.fail("Upper gap", "must not be negative (the upper stop lies above the rest position)");
+      if (!(support.lower_gap < support.upper_gap))
+        s.fail("Upper gap", "must exceed Lower gap (delta- < delta+)");
+    }
+
     void bind_load(ParameterSection &s, LoadDescription &load, const std::string &name)
     {
       load.name = name;
@@ -215,6 +244,7 @@ namespace vibroimpact::structure
       file.fail("Body <name>", "the case has no body (add 'subsection Body <name>')");
     bind_family(file, "Element", description.elements, bind_element);
     bind_family(file, "Contact", description.contacts, bind_contact);
+    bind_family(file, "Support", description.supports, bind_support);
     bind_family(file, "Probe", description.probes,
                 [](ParameterSection &s, ProbeDescription &probe, const std::string &name) {
                   probe.name = name;

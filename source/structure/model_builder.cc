@@ -7,6 +7,7 @@
 #include "bodies.h"
 
 #include <Eigen/SparseCholesky>
+#include <fftw3.h>
 
 #include <algorithm>
 #include <cmath>
@@ -134,6 +135,42 @@ namespace vibroimpact::structure
           triplets.emplace_back(i.index(), j.index(), scale * i.value() * j.value());
     }
 
+    // One period 2π/Δω of Σ_k a cos((k0 + k) Δω t + φ_k), k = 1..N, and its derivative, sampled by
+    // inverse real FFTs at M ≥ 16 (k0 + N) points (a power of two): 16 samples a period of the
+    // highest line keep the Hermite interpolation error below 1e-4 of a line's amplitude.
+    model::SampledPeriod sample_period(const long k0, const std::vector<double> &phases, const double step,
+                                       const double amplitude)
+    {
+      const long top = k0 + static_cast<long>(phases.size());
+      long       M   = 64;
+      while (M < 16 * top)
+        M *= 2;
+      std::vector<fftw_complex> spectrum(M / 2 + 1);
+      std::vector<double>       signal(M);
+      model::SampledPeriod      period;
+      period.interval = 2 * M_PI / step / M;
+      fftw_plan plan  = fftw_plan_dft_c2r_1d(static_cast<int>(M), spectrum.data(), signal.data(), FFTW_ESTIMATE);
+      for (const bool derivative : {false, true})
+        {
+          // c2r: x_j = Σ_k X_k e^{2πi jk/M} over the Hermitian spectrum, so X_k = (a/2) e^{iφ}
+          // gives a cos(2π jk/M + φ); the derivative multiplies by i k Δω.
+          for (auto &x : spectrum)
+            x[0] = x[1] = 0.0;
+          for (std::size_t k = 0; k < phases.size(); ++k)
+            {
+              const double w = (k0 + 1 + static_cast<long>(k)) * step;
+              const double c = 0.5 * amplitude * std::cos(phases[k]), d = 0.5 * amplitude * std::sin(phases[k]);
+              auto        &X = spectrum[k0 + 1 + k];
+              X[0]           = derivative ? -w * d : c;
+              X[1]           = derivative ? w * c : d;
+            }
+          fftw_execute(plan); // the plan is kept; its arrays are refilled in place
+          (derivative ? period.slopes : period.values) = signal;
+        }
+      fftw_destroy_plan(plan);
+      return period;
+    }
+
     model::TimeFunction time_function(const LoadDescription &load)
     {
       model::TimeFunction f;
@@ -150,17 +187,21 @@ namespace vibroimpact::structure
             break;
           case TimeDependence::random:
             {
-              // Evenly spaced frequencies (band midpoints), phases from the seed. The phase is
-              // made from the generator's raw bits so the same seed gives the same load with
-              // any standard library.
+              // N lines k Δω (Δω = band / N, k = k0+1 .. k0+N, k0 = round(low/Δω)) of equal
+              // amplitude, phases from the seed: a flat one-sided PSD RMS² / band, periodic in
+              // 2π/Δω. The phase is made from the generator's raw bits so the same seed gives
+              // the same load with any standard library.
               f.kind = model::TimeFunction::Kind::random;
-              std::mt19937_64 generator(load.seed);
-              const double    step = (load.band_high - load.band_low) / load.n_harmonics;
-              for (unsigned int k = 0; k < load.n_harmonics; ++k)
+              std::mt19937_64    generator(load.seed);
+              const double       step = (load.band_high - load.band_low) / load.n_harmonics;
+              const long         k0   = std::lround(load.band_low / step);
+              for (unsigned int k = 1; k <= load.n_harmonics; ++k)
                 {
-                  f.omegas.push_back(load.band_low + (k + 0.5) * step);
+                  f.omegas.push_back((k0 + k) * step);
                   f.phases.push_back(2 * M_PI * static_cast<double>(generator() >> 11) * 0x1.0p-53);
                 }
+              f.samples = std::make_shared<const model::SampledPeriod>(
+                sample_period(k0, f.phases, step, load.amplitude * std::sqrt(2.0 / load.n_harmonics)));
               break;
             }
         }
@@ -482,6 +523,72 @@ namespace vibroimpact::structure
       return continuum;
     }
 
+    // The supports as what they are made of: per support, a probe at the point, a contact with
+    // each stop (rigid: the ground; flexible: a point-mass body on a spring and a dashpot to the
+    // ground), and a constant point load for a preload. Names: <s>_lower, <s>_upper (contacts and
+    // stop bodies <s>_lower_stop, ...), <s> (probe), <s>_preload.
+    CaseDescription expand_supports(const CaseDescription &original)
+    {
+      CaseDescription d = original;
+      for (const auto &support : original.supports)
+        {
+          const std::string section = "Support " + support.name + "/";
+          const BodyDescription *body = original.find_body(support.point.body);
+          if (body == nullptr)
+            throw io::InputError(original.filename, section + "Body",
+                                 support.point.body.empty() ? "no body given" :
+                                                              "there is no body named '" + support.point.body + "'");
+          if (body->type != BodyType::beam)
+            throw io::InputError(original.filename, section + "Body",
+                                 "body '" + body->name + "' is not a beam: a clearance support holds a beam");
+          if (!(support.point.x >= 0 && support.point.x <= body->length))
+            throw io::InputError(original.filename, section + "Position",
+                                 "x = " + std::to_string(support.point.x) + " lies outside beam '" + body->name +
+                                   "' [0, " + std::to_string(body->length) + "]");
+          d.probes.push_back({support.name, support.point});
+          const auto axis = unit(body->axis), up = unit(body->deflection);
+          for (const bool upper : {false, true})
+            {
+              const std::string name = support.name + (upper ? "_upper" : "_lower");
+              const double      gap  = upper ? support.upper_gap : support.lower_gap;
+              ContactDescription contact;
+              contact.name        = name;
+              contact.point       = support.point;
+              contact.gap         = upper ? gap : -gap;
+              contact.side        = upper ? ContactSide::above : ContactSide::below;
+              contact.restitution = support.restitution;
+              if (support.flexible)
+                {
+                  BodyDescription stop;
+                  stop.name            = name + "_stop";
+                  stop.type            = BodyType::mass;
+                  stop.mass_per_length = support.stop_mass;
+                  stop.length          = 0.0;
+                  stop.deflection      = body->deflection;
+                  for (int c = 0; c < 3; ++c) // drawn where it stands
+                    stop.origin[c] = body->origin[c] + support.point.x * axis[c] + gap * up[c];
+                  d.bodies.push_back(stop);
+                  d.elements.push_back({name + "_spring", ElementType::spring, {stop.name, 0.0}, {}, support.stop_stiffness});
+                  if (support.stop_damping > 0)
+                    d.elements.push_back({name + "_dashpot", ElementType::dashpot, {stop.name, 0.0}, {}, support.stop_damping});
+                  contact.other = {stop.name, 0.0};
+                }
+              d.contacts.push_back(contact);
+            }
+          if (support.preload != 0.0)
+            {
+              LoadDescription load;
+              load.name         = support.name + "_preload";
+              load.distribution = LoadDistribution::point;
+              load.point        = support.point;
+              load.time         = TimeDependence::constant;
+              load.amplitude    = support.preload;
+              d.loads.push_back(load);
+            }
+        }
+      return d;
+    }
+
     model::BodyPoint body_point(const Assembly &assembly, const PointOnBody &point)
     {
       if (point.is_ground())
@@ -490,15 +597,16 @@ namespace vibroimpact::structure
     }
   } // namespace
 
-  model::StructuralModel build_model(const CaseDescription &description)
+  model::StructuralModel build_model(const CaseDescription &original)
   {
+    const CaseDescription description = expand_supports(original);
     check_model_size(description);
     const Assembly         assembly(description);
     const unsigned int     n = assembly.n_dofs();
     model::StructuralModel m;
     m.name = description.name;
 
-    std::vector<Eigen::Triplet<double>> mass, stiffness, damping;
+    std::vector<Eigen::Triplet<double>> mass, stiffness, damping, dashpots;
     // The stiffness of what cannot give its strain energy from strains (rods, springs), and the
     // bodies that can (beams): together the model's cancellation-free strain energy.
     std::vector<Eigen::Triplet<double>>           other_stiffness;
@@ -537,6 +645,8 @@ namespace vibroimpact::structure
         if (!element.other.is_ground())
           r -= assembly.row(element.other, section, "Other body", "Other position");
         add_outer_product(element.type == ElementType::spring ? stiffness : damping, r, element.value);
+        if (element.type == ElementType::dashpot)
+          add_outer_product(dashpots, r, element.value);
         if (element.type == ElementType::spring)
           add_outer_product(other_stiffness, r, element.value);
       }
@@ -547,6 +657,8 @@ namespace vibroimpact::structure
     m.stiffness.setFromTriplets(stiffness.begin(), stiffness.end());
     m.damping.resize(n, n);
     m.damping.setFromTriplets(damping.begin(), damping.end());
+    m.dashpots.resize(n, n);
+    m.dashpots.setFromTriplets(dashpots.begin(), dashpots.end());
     if (!strain_bodies.empty())
       {
         model::SparseMatrix rest(n, n);
@@ -625,6 +737,18 @@ namespace vibroimpact::structure
         m.loads.push_back(model::LoadTerm{load.name, spatial, time_function(load),
                                           load.distribution == LoadDistribution::point, point});
       }
+
+    const auto index_of = [](const auto &items, const std::string &name) {
+      for (std::size_t i = 0; i < items.size(); ++i)
+        if (items[i].name == name)
+          return static_cast<unsigned int>(i);
+      throw std::logic_error("support part '" + name + "' missing");
+    };
+    for (const auto &support : description.supports)
+      m.supports.push_back(model::ClearanceSupport{support.name, index_of(m.contacts, support.name + "_lower"),
+                                                   index_of(m.contacts, support.name + "_upper"),
+                                                   index_of(m.probes, support.name), support.lower_gap,
+                                                   support.upper_gap, support.flexible, support.preload});
 
     const auto &d = description.damping;
     if (d.rayleigh_mass > 0 || d.rayleigh_stiffness > 0)

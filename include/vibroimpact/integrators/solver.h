@@ -80,6 +80,12 @@ namespace vibroimpact::integrators
                                  const RunControl &control, ResponseObserver *also = nullptr,
                                  bool keep_partial = false);
 
+  // Throws io::InputError naming "Load <name>/Band high" when a random load has lines above the
+  // Nyquist frequency π/h of a solver's time step (`step_entry`, e.g. "Moreau-Jean/Time step"):
+  // a step cannot represent them, and the load it sees would alias.
+  void check_load_bandwidth(const model::StructuralModel &model, double time_step, const std::string &file,
+                            const std::string &step_entry);
+
   class SolverRegistry
   {
   public:

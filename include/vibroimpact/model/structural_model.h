@@ -7,6 +7,7 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,17 @@ namespace vibroimpact::model
   using SparseMatrix = Eigen::SparseMatrix<double>;
   using SparseRow    = Eigen::SparseVector<double>;
   using Vector       = Eigen::VectorXd;
+
+  // One period of a periodic signal sampled at equal intervals, with its exact derivative at the
+  // samples: read back by cubic Hermite interpolation (error (ω τ)⁴/384 of the amplitude of a
+  // line at ω, τ the interval).
+  struct SampledPeriod
+  {
+    double              interval = 0.0;
+    std::vector<double> values, slopes;
+
+    double value(double t) const;
+  };
 
   // A scalar function of time a(t) that multiplies a fixed spatial load vector.
   struct TimeFunction
@@ -29,10 +41,15 @@ namespace vibroimpact::model
     double              amplitude = 0.0;
     double              omega     = 0.0;
     double              phase     = 0.0;
-    std::vector<double> omegas; // random only
+    std::vector<double> omegas; // random only: N lines k Δω, a whole number of periods in 2π/Δω
     std::vector<double> phases; // random only
+    // Random only, optional: the same sum tabulated over its period 2π/Δω (by an inverse FFT), so
+    // that a(t) costs one interpolation rather than N cosines.
+    std::shared_ptr<const SampledPeriod> samples;
 
     double value(double t) const;
+    // The highest angular frequency in a(t) (0 for a constant).
+    double highest_frequency() const;
   };
 
   // Where something acts on the continuous structure: a body (index into
@@ -164,6 +181,19 @@ namespace vibroimpact::model
     unsigned int n_lumped_elements = 0; // masses, springs and dashpots on or between bodies
   };
 
+  // A two-sided clearance support (Antunes et al. 2017): the contacts with its lower and upper
+  // stops, the probe at the supported point, and whether the stops are oscillators (masses on
+  // springs and dashpots, bodies of the model) or rigid.
+  struct ClearanceSupport
+  {
+    std::string  name;
+    unsigned int lower = 0, upper = 0; // indices into StructuralModel::contacts
+    unsigned int probe    = 0;         // index into StructuralModel::probes
+    double       lower_gap = 0.0, upper_gap = 0.0; // δ⁻ < 0 < δ⁺
+    bool         flexible  = false;
+    double       preload   = 0.0;
+  };
+
   struct StructuralModel
   {
     std::string  name;
@@ -172,11 +202,13 @@ namespace vibroimpact::model
     SparseMatrix   mass;      // M, symmetric positive definite on the free DoFs
     SparseMatrix   stiffness; // K, symmetric positive semi-definite
     SparseMatrix   damping;   // C: Rayleigh and dashpots
+    SparseMatrix   dashpots;  // the lumped dashpots' part of C (modal solvers project it)
     LowRankDamping modal_damping;
 
     std::vector<LoadTerm> loads;
     std::vector<Contact>  contacts;
     std::vector<Probe>    probes;
+    std::vector<ClearanceSupport> supports;
     std::vector<DofKind>  dof_kinds;
 
     Vector initial_displacement;

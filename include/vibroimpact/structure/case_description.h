@@ -89,6 +89,24 @@ namespace vibroimpact::structure
     double      value = 0.0; // m, k or c
   };
 
+  // A two-sided clearance support at a point of a beam (Antunes et al. 2017): a lower stop at
+  // δ⁻ < 0 and an upper stop at δ⁺ > 0 from the beam's rest position, rigid or flexible (each
+  // stop an oscillator: a point mass m_c on a spring k_c and a dashpot c_c to the ground), and an
+  // optional constant preload at the point. The builder expands it into two contacts, a probe,
+  // the stops' bodies and elements, and a load (model_builder.h).
+  struct SupportDescription
+  {
+    std::string name;
+    PointOnBody point;
+    double      lower_gap = -1e-3, upper_gap = 1e-3;
+    bool        flexible       = false;
+    double      stop_mass      = 0.01;
+    double      stop_damping   = 1.0;
+    double      stop_stiffness = 1e5;
+    double      preload        = 0.0; // along the beam's positive deflection
+    double      restitution    = 0.0; // Newton's e of the Moreau–Jean and modal CoR impacts
+  };
+
   struct ProbeDescription
   {
     std::string name;
@@ -157,6 +175,7 @@ namespace vibroimpact::structure
     std::vector<BodyDescription>    bodies;
     std::vector<ElementDescription> elements;
     std::vector<ContactDescription> contacts;
+    std::vector<SupportDescription> supports;
     std::vector<ProbeDescription>   probes;
     std::vector<LoadDescription>    loads;
     DampingDescription              damping;

@@ -85,9 +85,10 @@ namespace vibroimpact::integrators
     bind_moreau_jean_parameters(section, settings_);
   }
 
-  void MoreauJeanSolver::check(const model::StructuralModel &, const RunControl &control, const std::string &file) const
+  void MoreauJeanSolver::check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const
   {
     const double h = settings_.time_step, T = control.final_time, steps = T / h;
+    check_load_bandwidth(model, h, file, parameter_section() + "/Time step");
     std::ostringstream reason;
     if (h > T)
       {

@@ -1,0 +1,63 @@
+// What users of clearance supports read (Antunes et al. 2017; the fretting-wear literature):
+// per support, over a record, the impacts and their peak forces, the contact time, the contact
+// force's RMS and peak, the energy the support takes and the normal work rate, and the PSD of
+// the displacement at the support (Welch, FFTW). Computed from the rows of a ResponseHistory, so
+// that every solver is measured by one rule (doc/udwadia_kalaba.md, "Support statistics").
+#pragma once
+
+#include <vibroimpact/integrators/response_history.h>
+#include <vibroimpact/model/structural_model.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace vibroimpact::studies
+{
+  // One-sided power spectral density: ∫ density df over [0, fs/2] is the variance.
+  struct PowerSpectrum
+  {
+    std::vector<double> frequency; // Hz (for a time in s)
+    std::vector<double> density;   // unit² / Hz
+  };
+
+  // Welch's estimate: Hann-windowed segments of `segment` samples (a power of two is fastest),
+  // half overlapping, mean removed per segment, periodograms averaged. `interval` is the sample
+  // spacing. Throws std::invalid_argument when the signal is shorter than one segment.
+  PowerSpectrum welch_psd(const std::vector<double> &signal, double interval, std::size_t segment);
+
+  struct SupportStatistics
+  {
+    std::string   name;
+    double        duration         = 0.0; // of the record (after the skipped start)
+    unsigned long impacts          = 0;   // contact episodes that begin in the record
+    double        impact_rate      = 0.0; // impacts / duration
+    double        contact_fraction = 0.0; // time in contact / duration
+    double        mean_force       = 0.0; // impulse / duration
+    double        rms_force        = 0.0;
+    double        peak_force       = 0.0;
+    double        impact_work      = 0.0; // energy the support took from the structure, −∫ λ ġ dt
+    double        work_rate        = 0.0; // normal work rate (1/T) ∫ λ |ġ| dt
+    std::vector<double> impact_peaks;     // largest force of every episode
+    PowerSpectrum       displacement_psd; // of the beam at the support
+  };
+
+  // The force of a support over each row (t_{k−1}, t_k] is the impulse both stops delivered
+  // then over the row span; a row with impulse is a row in contact, an impact is a row in
+  // contact after one without, and the work is the impulse times the gap's change over the span.
+  // Rows must be equally spaced (Simulation/Output interval) and fine against a contact time.
+  // Rows before skip_time are left out; psd_segment: Welch segment in rows (0: the largest power
+  // of two giving at least 8 segments).
+  std::vector<SupportStatistics> support_statistics(const model::StructuralModel        &model,
+                                                    const integrators::ResponseHistory &history,
+                                                    double skip_time = 0.0, std::size_t psd_segment = 0);
+
+  // statistics.csv: one row per support (DESIGN.md); spectra.csv (frequency, psd_<support>);
+  // force_pdf.csv (force, pdf_<support>: a density of the impact peak forces, 20 common bins);
+  // support_forces.csv (time, u_<support>, force_<support>); and, if gnuplot is there,
+  // support_forces.png (supports 1 and 3, the layout of the paper's Figs 4–7), spectra.png and
+  // force_pdf.png.
+  void write_support_statistics(const std::filesystem::path &folder, const model::StructuralModel &model,
+                                const integrators::ResponseHistory   &history,
+                                const std::vector<SupportStatistics> &statistics, bool plots = true);
+} // namespace vibroimpact::studies
