@@ -9,6 +9,7 @@
 #include <vibroimpact/integrators/penalty.h>
 #include <vibroimpact/integrators/udwadia_kalaba.h>
 #include <vibroimpact/structure/model_builder.h>
+#include <vibroimpact/studies/support_ensemble.h>
 #include <vibroimpact/studies/support_statistics.h>
 
 #include "test_support.h"
@@ -228,4 +229,56 @@ TEST(Supports, ImpactWorkMatchesTheSolversLedger)
   const double lost = uk_history.summary.counter("impact dissipation");
   ASSERT_GT(us.impacts, 3u);
   EXPECT_NEAR(us.impact_work, lost, 0.3 * lost);
+}
+
+// Realization r of an ensemble shifts every random load's seed by r × (number of random loads):
+// records never share a seed, and their forces are uncorrelated.
+TEST(SupportEnsemble, RealizationsDrawDisjointSeedsAndUncorrelatedForces)
+{
+  auto c  = unit_beam();
+  c.loads = {random_force("f1", 0.3, 1), random_force("f2", 0.7, 2)};
+  EXPECT_EQ(studies::random_load_count(c), 2u);
+  std::vector<std::uint64_t> seeds;
+  for (unsigned int r = 0; r < 4; ++r)
+    for (const auto &load : studies::realization_description(c, r).loads)
+      seeds.push_back(load.seed);
+  std::vector<std::uint64_t> expected(8);
+  std::iota(expected.begin(), expected.end(), 1u);
+  EXPECT_EQ(seeds, expected);
+
+  const auto   first = structure::build_model(studies::realization_description(c, 0)).loads[0].time;
+  const auto   third = structure::build_model(studies::realization_description(c, 2)).loads[0].time;
+  const double dt    = 1e-4;
+  double       ab = 0, aa = 0, bb = 0;
+  for (int k = 0; k < 20000; ++k)
+    {
+      const double a = first.value(k * dt), b = third.value(k * dt);
+      ab += a * b, aa += a * a, bb += b * b;
+    }
+  EXPECT_LT(std::abs(ab) / std::sqrt(aa * bb), 0.05);
+}
+
+// The 95 % interval of an ensemble mean uses Student's t with R − 1 degrees of freedom: over many
+// ensembles of R = 5 normal samples it covers the true mean 95 % of the time (a normal quantile,
+// 1.96, would cover only 88 %), and its half width is t·s/√R with t(0.975, 4) = 2.776445.
+TEST(SupportEnsemble, ConfidenceIntervalOfTheMeanCoversTheTrueMeanAtItsLevel)
+{
+  const auto e = studies::ensemble_estimate("s", "x", {1.0, 2.0, 3.0, 4.0, 5.0});
+  EXPECT_DOUBLE_EQ(e.mean, 3.0);
+  EXPECT_NEAR(e.deviation, std::sqrt(2.5), 1e-15);
+  EXPECT_NEAR(e.half_width, 2.7764451051977987 * std::sqrt(2.5) / std::sqrt(5.0), 1e-12);
+
+  std::mt19937_64                  generator(7);
+  std::normal_distribution<double> normal(10.0, 3.0);
+  const int                        trials  = 20000;
+  int                              covered = 0;
+  for (int t = 0; t < trials; ++t)
+    {
+      std::vector<double> samples(5);
+      for (auto &x : samples)
+        x = normal(generator);
+      const auto estimate = studies::ensemble_estimate("s", "x", samples);
+      covered += std::abs(estimate.mean - 10.0) <= estimate.half_width;
+    }
+  EXPECT_NEAR(double(covered) / trials, 0.95, 0.006); // 4 binomial standard deviations
 }

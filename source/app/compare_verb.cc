@@ -1,11 +1,14 @@
 // `vibroimpact compare case.prm`: every "Run <name>" of the case (a registered solver plus its
 // own overrides) on the one model, each run's history.csv and events.csv in <output>/<run>/,
 // the differences of every run from the reference run in comparison.txt and impacts_<run>.csv,
-// and overlay plots of the contact gaps and the total energy of all runs.
+// and overlay plots of the contact gaps and the total energy of all runs; with clearance supports,
+// every run's statistics.csv (and plots) in its folder and support_statistics.csv side by side.
+#include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/solver_comparison.h>
+#include <vibroimpact/studies/support_statistics.h>
 
 #include "case_file.h"
 #include "verbs.h"
@@ -14,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 namespace vibroimpact::app
 {
@@ -45,6 +49,7 @@ namespace vibroimpact::app
     io::OutputFolder                          out(output_directory(options, c.description), "compare");
     std::vector<integrators::ResponseHistory> histories;
     std::vector<std::string>                  names;
+    std::unique_ptr<io::CsvWriter>            support_table;
     for (std::size_t k = 0; k < c.runs.size(); ++k)
       {
         const auto &[rc, model] = prepared[k];
@@ -58,7 +63,24 @@ namespace vibroimpact::app
         for (const auto &warning : histories.back().summary.warnings)
           std::cerr << "warning: run " << c.runs[k].name << ": " << warning << "\n";
         names.push_back(c.runs[k].name);
+        if (!model.supports.empty())
+          {
+            // The support statistics of every run, by one rule (studies/support_statistics.h).
+            const auto statistics = studies::support_statistics(model, histories.back(), c.statistics_start, c.psd_segment);
+            studies::write_support_statistics(folder, model, histories.back(), statistics, false);
+            if (!support_table)
+              support_table = std::make_unique<io::CsvWriter>(
+                out / "support_statistics.csv",
+                std::vector<std::string>{"run", "solver", "support", "impacts", "impact_rate", "contact_fraction",
+                                         "rms_force", "peak_force", "impact_work", "work_rate"});
+            for (const auto &s : statistics)
+              support_table->write_cells({c.runs[k].name, rc.solver_name, s.name, io::CsvWriter::format(double(s.impacts)),
+                                          io::CsvWriter::format(s.impact_rate), io::CsvWriter::format(s.contact_fraction),
+                                          io::CsvWriter::format(s.rms_force), io::CsvWriter::format(s.peak_force),
+                                          io::CsvWriter::format(s.impact_work), io::CsvWriter::format(s.work_rate)});
+          }
       }
+    support_table.reset();
 
     std::size_t r = 0;
     while (names[r] != reference)

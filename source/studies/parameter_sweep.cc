@@ -18,7 +18,8 @@ namespace vibroimpact::studies
   {
     const io::Choices<SweptParameter> parameter_names{{"forcing frequency", SweptParameter::forcing_frequency},
                                                       {"gap", SweptParameter::gap},
-                                                      {"amplitude", SweptParameter::amplitude}};
+                                                      {"amplitude", SweptParameter::amplitude},
+                                                      {"seed", SweptParameter::seed}};
     const io::Choices<FrequencyUnit>  unit_names{{"rad/s", FrequencyUnit::rad_per_s},
                                                 {"first natural frequency", FrequencyUnit::first_natural_frequency}};
   } // namespace
@@ -35,8 +36,10 @@ namespace vibroimpact::studies
   {
     constexpr unsigned int unbounded = std::numeric_limits<unsigned int>::max();
     s.add("Parameter", r.parameter, parameter_names,
-          "What is swept: forcing frequency (omega of the harmonic load), gap (g0 of the contact) or amplitude (of "
-          "the harmonic load).");
+          "What is swept: forcing frequency (omega of the harmonic load), gap (g0 of the contact), amplitude (of "
+          "the harmonic load) or seed (Number of values independent realizations of the random loads, each "
+          "record's support statistics and their ensemble means with 95 % confidence intervals; From, To and the "
+          "Poincaré entries unused).");
     s.add("Load", r.load,
           "The harmonic load whose omega or amplitude is swept, and whose period sets the Poincaré sampling; empty: "
           "every harmonic load.");
@@ -119,6 +122,8 @@ namespace vibroimpact::studies
     , solver_(solver.clone())
     , values_(sweep_values(settings_))
   {
+    if (settings_.parameter == SweptParameter::seed)
+      throw std::logic_error("ParameterSweep: a seed ensemble is a SupportEnsemble");
     check_sweep(settings_, model_);
     for (std::size_t k = 0; k < model_.loads.size(); ++k)
       if (model_.loads[k].time.kind == model::TimeFunction::Kind::harmonic &&
@@ -169,6 +174,8 @@ namespace vibroimpact::studies
         case SweptParameter::gap:
           for (const auto i : contacts_)
             m.contacts[i].gap0 = value;
+          break;
+        case SweptParameter::seed: // refused by the constructor
           break;
       }
     return m;

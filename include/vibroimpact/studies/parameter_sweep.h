@@ -32,7 +32,9 @@ namespace vibroimpact::studies
   {
     forcing_frequency, // omega of the harmonic load(s)
     gap,               // gap0 of the contact(s)
-    amplitude          // amplitude of the harmonic load(s)
+    amplitude,         // amplitude of the harmonic load(s)
+    seed               // realizations of the random loads: a SupportEnsemble (support_ensemble.h),
+                       // not a ParameterSweep
   };
 
   enum class FrequencyUnit

@@ -1,0 +1,257 @@
+#include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/structure/model_builder.h>
+#include <vibroimpact/studies/support_ensemble.h>
+
+#include <boost/math/distributions/students_t.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+namespace vibroimpact::studies
+{
+  namespace
+  {
+    // The statistics an ensemble estimates, in the order of statistics.csv.
+    const std::vector<std::string> statistic_names{"impacts",    "impact_rate", "contact_fraction", "mean_force",
+                                                   "rms_force",  "peak_force",  "impact_work",      "work_rate"};
+
+    std::vector<double> values_of(const SupportStatistics &s)
+    {
+      return {double(s.impacts), s.impact_rate, s.contact_fraction, s.mean_force,
+              s.rms_force,       s.peak_force,  s.impact_work,      s.work_rate};
+    }
+  } // namespace
+
+  unsigned int random_load_count(const structure::CaseDescription &description)
+  {
+    unsigned int n = 0;
+    for (const auto &load : description.loads)
+      n += load.time == structure::TimeDependence::random;
+    return n;
+  }
+
+  structure::CaseDescription realization_description(const structure::CaseDescription &description,
+                                                     const unsigned int                r)
+  {
+    structure::CaseDescription d     = description;
+    const std::uint64_t        shift = std::uint64_t(r) * random_load_count(description);
+    for (auto &load : d.loads)
+      if (load.time == structure::TimeDependence::random)
+        load.seed += shift;
+    return d;
+  }
+
+  SupportEnsemble::SupportEnsemble(const structure::CaseDescription &description, EnsembleSettings settings,
+                                   const integrators::Solver &solver, const integrators::RunControl &run)
+    : description_(description)
+    , settings_(std::move(settings))
+    , solver_(solver.clone())
+    , run_(run)
+  {
+    if (random_load_count(description_) == 0)
+      throw io::InputError(settings_.filename, "Sweep/Parameter",
+                           "a seed ensemble needs a random load (Load <name>/Time dependence = random)");
+    if (description_.supports.empty())
+      throw io::InputError(settings_.filename, "Sweep/Parameter",
+                           "a seed ensemble measures clearance supports and the case has none (subsection Support "
+                           "<name>)");
+    if (!(run_.output_interval > 0))
+      throw io::InputError(settings_.filename, "Simulation/Output interval",
+                           "the support statistics need equally spaced rows: give an output interval > 0");
+    if (!(settings_.skip_time < run_.final_time))
+      throw io::InputError(settings_.filename, "Statistics/Start time",
+                           "the record starts at or after the final time " + std::to_string(run_.final_time));
+    run_.quiet = true;
+  }
+
+  RealizationResult SupportEnsemble::run_realization(const unsigned int r, const unsigned int rank) const
+  {
+    const auto start = std::chrono::steady_clock::now();
+    const auto model = structure::build_model(realization_description(description_, r));
+    const auto history = integrators::run_to_history(*solver_, model, run_);
+    RealizationResult result;
+    result.index      = r;
+    result.rank       = rank;
+    result.statistics = support_statistics(model, history, settings_.skip_time, settings_.psd_segment);
+    for (auto &s : result.statistics)
+      s.impact_peaks.clear();
+    result.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+
+  std::vector<RealizationResult> SupportEnsemble::run_share(const unsigned int rank, const unsigned int n_ranks,
+                                                            const std::function<void(unsigned int)> &done) const
+  {
+    if (n_ranks == 0 || rank >= n_ranks)
+      throw std::invalid_argument("ensemble: rank " + std::to_string(rank) + " of " + std::to_string(n_ranks));
+    std::vector<RealizationResult> share;
+    for (unsigned int r = rank; r < settings_.realizations; r += n_ranks)
+      {
+        share.push_back(run_realization(r, rank));
+        if (done)
+          done(unsigned(share.size()));
+      }
+    return share;
+  }
+
+  EnsembleEstimate ensemble_estimate(const std::string &support, const std::string &statistic,
+                                     const std::vector<double> &samples)
+  {
+    EnsembleEstimate e{support, statistic, unsigned(samples.size())};
+    if (samples.empty())
+      return e;
+    for (const double x : samples)
+      e.mean += x;
+    e.mean /= samples.size();
+    if (samples.size() < 2)
+      return e;
+    double square = 0;
+    for (const double x : samples)
+      square += (x - e.mean) * (x - e.mean);
+    e.deviation = std::sqrt(square / (samples.size() - 1));
+    const boost::math::students_t t(double(samples.size() - 1));
+    e.half_width = boost::math::quantile(boost::math::complement(t, 0.025)) * e.deviation / std::sqrt(samples.size());
+    return e;
+  }
+
+  std::vector<EnsembleEstimate> ensemble_estimates(const std::vector<RealizationResult> &results)
+  {
+    std::vector<EnsembleEstimate> estimates;
+    if (results.empty())
+      return estimates;
+    for (std::size_t p = 0; p < results.front().statistics.size(); ++p)
+      for (std::size_t q = 0; q < statistic_names.size(); ++q)
+        {
+          std::vector<double> samples;
+          for (const auto &r : results)
+            samples.push_back(values_of(r.statistics.at(p))[q]);
+          estimates.push_back(ensemble_estimate(results.front().statistics[p].name, statistic_names[q], samples));
+        }
+    return estimates;
+  }
+
+  std::vector<RealizationResult> merge_realizations(const std::vector<std::vector<RealizationResult>> &shares)
+  {
+    std::vector<RealizationResult> all;
+    for (const auto &share : shares)
+      all.insert(all.end(), share.begin(), share.end());
+    std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a.index < b.index; });
+    for (std::size_t k = 0; k < all.size(); ++k)
+      if (all[k].index != k)
+        throw std::invalid_argument("ensemble: realization " + std::to_string(k) + " missing or repeated in the shares");
+    return all;
+  }
+
+  // Layout per realization: index, rank, wall time, number of supports; per support: duration,
+  // the statistics, the number of PSD bins, then frequencies and densities.
+  std::vector<double> pack_realizations(const std::vector<RealizationResult> &results)
+  {
+    std::vector<double> data{double(results.size())};
+    for (const auto &r : results)
+      {
+        data.insert(data.end(), {double(r.index), double(r.rank), r.wall_time, double(r.statistics.size())});
+        for (const auto &s : r.statistics)
+          {
+            data.push_back(s.duration);
+            const auto values = values_of(s);
+            data.insert(data.end(), values.begin(), values.end());
+            data.push_back(double(s.displacement_psd.frequency.size()));
+            data.insert(data.end(), s.displacement_psd.frequency.begin(), s.displacement_psd.frequency.end());
+            data.insert(data.end(), s.displacement_psd.density.begin(), s.displacement_psd.density.end());
+          }
+      }
+    return data;
+  }
+
+  std::vector<RealizationResult> unpack_realizations(const std::vector<double>      &data,
+                                                     const std::vector<std::string> &support_names)
+  {
+    std::size_t i    = 0;
+    const auto  next = [&]() {
+      if (i >= data.size())
+        throw std::invalid_argument("ensemble: truncated data from a rank");
+      return data[i++];
+    };
+    std::vector<RealizationResult> results(static_cast<std::size_t>(next()));
+    for (auto &r : results)
+      {
+        r.index     = unsigned(next());
+        r.rank      = unsigned(next());
+        r.wall_time = next();
+        r.statistics.resize(std::size_t(next()));
+        for (std::size_t p = 0; p < r.statistics.size(); ++p)
+          {
+            auto &s            = r.statistics[p];
+            s.name             = support_names.at(p);
+            s.duration         = next();
+            s.impacts          = static_cast<unsigned long>(next());
+            s.impact_rate      = next();
+            s.contact_fraction = next();
+            s.mean_force       = next();
+            s.rms_force        = next();
+            s.peak_force       = next();
+            s.impact_work      = next();
+            s.work_rate        = next();
+            s.displacement_psd.frequency.resize(std::size_t(next()));
+            s.displacement_psd.density.resize(s.displacement_psd.frequency.size());
+            for (auto &f : s.displacement_psd.frequency)
+              f = next();
+            for (auto &d : s.displacement_psd.density)
+              d = next();
+          }
+      }
+    return results;
+  }
+
+  void write_realizations_csv(const std::filesystem::path &file, const std::vector<RealizationResult> &results,
+                              const unsigned int seeds_per_realization)
+  {
+    std::vector<std::string> header{"realization", "seed_shift", "support"};
+    header.insert(header.end(), statistic_names.begin(), statistic_names.end());
+    io::CsvWriter csv(file, header);
+    for (const auto &r : results)
+      for (const auto &s : r.statistics)
+        {
+          std::vector<std::string> cells{std::to_string(r.index),
+                                         std::to_string(std::uint64_t(r.index) * seeds_per_realization), s.name};
+          for (const double v : values_of(s))
+            cells.push_back(io::CsvWriter::format(v));
+          csv.write_cells(cells);
+        }
+  }
+
+  void write_ensemble_csv(const std::filesystem::path &file, const std::vector<EnsembleEstimate> &estimates)
+  {
+    io::CsvWriter csv(file, {"support", "statistic", "realizations", "mean", "deviation", "ci95_low", "ci95_high"});
+    for (const auto &e : estimates)
+      csv.write_cells({e.support, e.statistic, std::to_string(e.samples), io::CsvWriter::format(e.mean),
+                       io::CsvWriter::format(e.deviation), io::CsvWriter::format(e.mean - e.half_width),
+                       io::CsvWriter::format(e.mean + e.half_width)});
+  }
+
+  void write_ensemble_spectra_csv(const std::filesystem::path &file, const std::vector<RealizationResult> &results)
+  {
+    if (results.empty() || results.front().statistics.empty())
+      return;
+    const auto              &first = results.front().statistics;
+    std::vector<std::string> header{"frequency"};
+    for (const auto &s : first)
+      header.push_back("psd_" + s.name);
+    io::CsvWriter csv(file, header);
+    for (std::size_t k = 0; k < first.front().displacement_psd.frequency.size(); ++k)
+      {
+        std::vector<double> row{first.front().displacement_psd.frequency[k]};
+        for (std::size_t p = 0; p < first.size(); ++p)
+          {
+            double sum = 0;
+            for (const auto &r : results)
+              sum += r.statistics.at(p).displacement_psd.density.at(k);
+            row.push_back(sum / results.size());
+          }
+        csv.write_row(row);
+      }
+  }
+} // namespace vibroimpact::studies
