@@ -281,3 +281,38 @@ TEST(PeriodicShooting, StickingOrbitOfTheTwoDofChainUnderTheEnergyCorrection)
             << ", closed-form release after " << phase.release_time << " (simulated " << release - samples.time[k]
             << ")\n";
 }
+
+// A family with three impacts a period (slide 16, red): a reversible orbit found independently
+// (examples/two_dof_fep/symmetric_orbits.py: from a brake point, one impact, then an impact with
+// v1 = 0, so the period is twice that time) is where the exact map's simulation settles, Newton
+// keeps its period to the scan's digits, and the family continues with three impacts, every point
+// conservative and periodic over ten periods.
+TEST(PeriodicShooting, ThreeImpactFamilyOfTheTwoDofChainStartsAtItsReversibleOrbit)
+{
+  const auto flow = chain_flow(1.0);
+  Vector     u(2);
+  u << 1.4021743495, -0.0239767974; // the brake point at E = 2 (v = 0)
+  const auto start = flow.simulated_orbit(60.0, flow.modal_state(u, Vector::Zero(2)));
+  ASSERT_TRUE(start.has_value());
+  EXPECT_NEAR(start->second, 11.46112631, 1e-2 * 11.46);
+
+  periodic::ContinuationSettings settings;
+  settings.max_points = 20;
+  settings.max_energy = 20;
+  const auto branch   = periodic::continue_free_family(flow, settings, start->first, start->second);
+  ASSERT_GE(branch.points.size(), 15u) << branch.stop_reason;
+  EXPECT_NEAR(branch.points.front().period, 11.46112631, 1e-7);
+  EXPECT_NEAR(branch.points.front().energy, 2.0, 1e-8);
+  for (const auto &p : branch.points)
+    {
+      EXPECT_EQ(p.impacts, 3u) << "E = " << p.energy;
+      EXPECT_LT(p.residual, settings.tolerance);
+      EXPECT_LT(std::abs(p.unfolding), 1e-8);
+      EXPECT_NEAR(flow.energy(p.state), p.energy, 1e-10 * p.energy);
+      Vector x = p.state;
+      for (int k = 0; k < 10; ++k)
+        x = flow.flow(x, p.period, 0.0, false).x;
+      const double growth = std::pow(std::max(1.0, p.max_multiplier), 10);
+      EXPECT_LT((x - p.state).norm(), settings.tolerance * growth * p.state.norm()) << "E = " << p.energy;
+    }
+}
