@@ -123,9 +123,11 @@ TEST(PeriodicShooting, MoreauJeanJacobianMatchesFiniteDifferencesAwayFromActiveS
 // The forced response of the pinned beam on its obstacle (examples/pinned_beam_frequency_sweep,
 // R = 0.7, zeta = 0.05, 4 modes): at each frequency the orbit found by shooting on the event-driven
 // map is the one the modal CoR solver settles on (its Poincaré point at phase 0.75), and it is
-// periodic over ten periods of the map, at a frequency where the sweep shows period-1 motion (at
-// 1.445 it shows the period-doubled orbit). Not yet at 0.55 and 1.1 omega_1, where the reference
-// sticks: there the two chatter rules still settle on different orbits (doc/periodic.md §5).
+// periodic over ten periods of the map, at frequencies where the sweep shows period-1 motion (at
+// 1.445 it shows the period-doubled orbit): with sticking phases and chatter (0.55: 39 impacts and
+// 5 sticking phases a period; 1.1: 13 and 1) and without (1.49: 3 impacts). Until a bounce shorter
+// than the map's scan step was searched from its top, the map lost such re-impacts and this failed
+// at 0.55 and 1.1.
 class ForcedOrbit : public ::testing::TestWithParam<double>
 {};
 
@@ -177,7 +179,7 @@ TEST_P(ForcedOrbit, IsWhereTheModalCoRSimulationSettles)
             << orbit.impacts << ", sticking phases " << orbit.sticking_phases << "\n";
 }
 
-INSTANTIATE_TEST_SUITE_P(PeriodicShooting, ForcedOrbit, ::testing::Values(1.49));
+INSTANTIATE_TEST_SUITE_P(PeriodicShooting, ForcedOrbit, ::testing::Values(0.55, 1.1, 1.49));
 
 // The e = 1 families of the 2-DOF chain against their closed form (periodic/closed_forms.h): at
 // every continued one-impact point the closed-form orbit of the same period has the same energy,

@@ -352,9 +352,31 @@ namespace vibroimpact::periodic
               const double r_a = gap_rate(i, z), r_b = gap_rate(i, z1);
               double       root = infinity;
               const auto   g    = [&](double tau) { return gap(i, z_at(tau)); };
-              if (g_a > 0 && g_b <= 0)
-                root = refine(g, 0.0, dt);
-              else if (g_a > 0 && g_b > 0 && r_a < 0 && r_b > 0 && std::min(g_a, g_b) <= dt * (r_b - r_a))
+              // Where the step starts: after an impact the state sits on the stop (g ≤ 0 to
+              // rounding) and rises; a bounce shorter than the step comes back inside it, unseen
+              // by both ends: the search then starts from the bounce's top.
+              double start = 0.0, g_start = g_a, r_start = r_a;
+              if (g_a <= 0 && r_a > 0)
+                {
+                  const auto rate = [&](double tau) { return gap_rate(i, z_at(tau)); };
+                  double     falling = r_b < 0 ? dt : 0.0;
+                  for (int k = 1; k < 8 && falling == 0.0; ++k) // a top and a bottom inside the step
+                    if (rate(dt * k / 8) < 0)
+                      falling = dt * k / 8;
+                  if (falling > 0)
+                    {
+                      boost::uintmax_t iterations = 100;
+                      const auto       r          = boost::math::tools::toms748_solve(
+                        rate, 0.0, falling, r_a, rate(falling), boost::math::tools::eps_tolerance<double>(52), iterations);
+                      start   = r.second;
+                      g_start = g(start);
+                      r_start = rate(start);
+                    }
+                }
+              if (g_start > 0 && g_b <= 0)
+                root = refine(g, start, dt);
+              else if (g_start > 0 && g_b > 0 && (start > 0 || r_a < 0) && r_b > 0 &&
+                       std::min(g_start, g_b) <= (dt - start) * (r_b - r_start))
                 {
                   // (A dip deeper than the step times the slopes' span is impossible at 24 samples
                   // per shortest period: only those near the stop are located, the ones that matter
@@ -363,13 +385,13 @@ namespace vibroimpact::periodic
                   const auto   rate  = [&](double tau) { return gap_rate(i, z_at(tau)); };
                   boost::uintmax_t iterations = 100;
                   const auto   r     = boost::math::tools::toms748_solve(
-                    rate, 0.0, dt, r_a, r_b, boost::math::tools::eps_tolerance<double>(52), iterations);
+                    rate, start, dt, r_start, r_b, boost::math::tools::eps_tolerance<double>(52), iterations);
                   const double tau_min = 0.5 * (r.first + r.second);
                   const double g_min   = g(tau_min);
                   result.min_gap       = std::min(result.min_gap, g_min);
                   result.grazing_gap   = std::min(result.grazing_gap, g_min);
                   if (g_min <= 0)
-                    root = refine(g, 0.0, tau_min);
+                    root = refine(g, start, tau_min);
                 }
               if (root < tau_event)
                 tau_event = root, contact = static_cast<int>(i), release = false;
