@@ -179,7 +179,7 @@ TEST_P(ForcedOrbit, IsWhereTheModalCoRSimulationSettles)
             << orbit.impacts << ", sticking phases " << orbit.sticking_phases << "\n";
 }
 
-INSTANTIATE_TEST_SUITE_P(PeriodicShooting, ForcedOrbit, ::testing::Values(0.55, 1.1, 1.49));
+INSTANTIATE_TEST_SUITE_P(PeriodicShooting, ForcedOrbit, ::testing::Values(0.55, 0.86, 1.1, 1.49));
 
 // The e = 1 families of the 2-DOF chain against their closed form (periodic/closed_forms.h): at
 // every continued one-impact point the closed-form orbit of the same period has the same energy,

@@ -381,6 +381,9 @@ namespace vibroimpact::app
                            double(p.jumped)};
           if (!m.probes.empty())
             {
+              // A forced orbit is sampled under its own forcing (the flow holds the last one tried).
+              if (cc.kind == periodic::OrbitKind::forced)
+                flow->set_forcing_frequency(p.frequency);
               const auto samples = flow->sample(p.state, p.period, 360);
               for (const auto &probe : m.probes)
                 {
@@ -394,8 +397,12 @@ namespace vibroimpact::app
     for (std::size_t b = 0; b < branches.size(); ++b)
       for (const double k : cc.orbit_points)
         if (k < branches[b].points.size())
-          write_orbit(*flow, m, branches[b].points[std::size_t(k)],
-                      "orbit_" + std::to_string(b) + "_" + std::to_string(unsigned(k)), out, cc.orbit_samples);
+          {
+            if (cc.kind == periodic::OrbitKind::forced)
+              flow->set_forcing_frequency(branches[b].points[std::size_t(k)].frequency);
+            write_orbit(*flow, m, branches[b].points[std::size_t(k)],
+                        "orbit_" + std::to_string(b) + "_" + std::to_string(unsigned(k)), out, cc.orbit_samples);
+          }
     plot_frequency_energy(out, branches, linear_frequencies, cc.kind == periodic::OrbitKind::forced);
     out.commit();
 

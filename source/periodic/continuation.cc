@@ -457,12 +457,16 @@ namespace vibroimpact::periodic
           total.flow_evaluations += part.flow_evaluations;
           // A restart must land near where the branch stopped; an orbit far from it belongs to
           // another family (Newton from the last orbit can jump there), which is not this branch.
+          // A forced response may jump (the response past a grazing of a chatter sequence is
+          // another orbit at the same forcing, as in a sweep): kept, flagged `jumped`.
           if (restart > 0 && !part.points.empty())
             {
               const auto &before = total.points.back(), &after = part.points.front();
               const bool  near   = std::abs(after.period - before.period) <= 0.05 * before.period &&
                                 (after.state - before.state).norm() <= 0.2 * before.state.norm();
-              if (!near)
+              if (!near && forced_flow != nullptr)
+                part.points.front().jumped = true;
+              else if (!near)
                 {
                   total.stop_reason = total.restarts.back() + "; a restart past it found only another family (T = " +
                                       std::to_string(after.period) + ")";

@@ -354,9 +354,12 @@ namespace vibroimpact::periodic
               const auto   g    = [&](double tau) { return gap(i, z_at(tau)); };
               // Where the step starts: after an impact the state sits on the stop (g ≤ 0 to
               // rounding) and rises; a bounce shorter than the step comes back inside it, unseen
-              // by both ends: the search then starts from the bounce's top.
+              // by both ends: the search then starts from the bounce's top. (A release leaves
+              // the stop at rest: its rate is rounding, not a bounce.)
               double start = 0.0, g_start = g_a, r_start = r_a;
-              if (g_a <= 0 && r_a > 0)
+              // On the stop to rounding (after an impact or a release): no dip can start here.
+              const bool on_stop = g_a <= 1e-12 * (std::abs(gap0[i]) + B.row(i).cwiseAbs().dot(z.head(m).cwiseAbs()));
+              if (on_stop && r_a > 1e-9 * B.row(i).norm() * z.segment(m, m).norm())
                 {
                   const auto rate = [&](double tau) { return gap_rate(i, z_at(tau)); };
                   double     falling = r_b < 0 ? dt : 0.0;
@@ -375,7 +378,7 @@ namespace vibroimpact::periodic
                 }
               if (g_start > 0 && g_b <= 0)
                 root = refine(g, start, dt);
-              else if (g_start > 0 && g_b > 0 && (start > 0 || r_a < 0) && r_b > 0 &&
+              else if (g_start > 0 && g_b > 0 && (start > 0 || (r_a < 0 && !on_stop)) && r_b > 0 &&
                        std::min(g_start, g_b) <= (dt - start) * (r_b - r_start))
                 {
                   // (A dip deeper than the step times the slopes' span is impossible at 24 samples
@@ -389,7 +392,8 @@ namespace vibroimpact::periodic
                   const double tau_min = 0.5 * (r.first + r.second);
                   const double g_min   = g(tau_min);
                   result.min_gap       = std::min(result.min_gap, g_min);
-                  result.grazing_gap   = std::min(result.grazing_gap, g_min);
+                  if (start == 0.0) // a dip right after a bounce is chatter, not a grazing
+                    result.grazing_gap = std::min(result.grazing_gap, g_min);
                   if (g_min <= 0)
                     root = refine(g, start, tau_min);
                 }
