@@ -318,3 +318,32 @@ TEST(PeriodicShooting, ThreeImpactFamilyOfTheTwoDofChainStartsAtItsReversibleOrb
       EXPECT_LT((x - p.state).norm(), settings.tolerance * growth * p.state.norm()) << "E = " << p.energy;
     }
 }
+
+// A family with two impacts a period that leaves no linear mode: the orbit between two symmetric
+// impacts (v1 = 0 at both; symmetric_orbits.py impacts 0.1 0: T = 11.57021191). Its two halves
+// take equal times, so the impact spacings repeat every impact although the state returns only
+// every second one: the simulated start must check the state (with spacings alone it started at
+// T/2 and Newton found a one-impact orbit of another family).
+TEST(PeriodicShooting, TwoImpactFamilyOfTheTwoDofChainStartsAtItsSymmetricImpacts)
+{
+  const auto flow = chain_flow(1.0);
+  Vector     u(2), v(2);
+  u << -0.0702381823, 0.1 - 1e-7;
+  v << 0.0, -0.4075359604; // just after the symmetric impact at E = 0.1
+  const auto start = flow.simulated_orbit(100.0, flow.modal_state(u, v));
+  ASSERT_TRUE(start.has_value());
+  EXPECT_NEAR(start->second, 11.57021191, 1e-2 * 11.57);
+
+  periodic::ContinuationSettings settings;
+  settings.max_points = 20;
+  settings.max_energy = 5;
+  const auto branch   = periodic::continue_free_family(flow, settings, start->first, start->second);
+  ASSERT_GE(branch.points.size(), 15u) << branch.stop_reason;
+  EXPECT_NEAR(branch.points.front().period, 11.57021191, 1e-6);
+  for (const auto &p : branch.points)
+    {
+      EXPECT_EQ(p.impacts, 2u) << "E = " << p.energy;
+      EXPECT_LT(p.residual, settings.tolerance);
+      EXPECT_LT(std::abs(p.unfolding), 1e-8);
+    }
+}

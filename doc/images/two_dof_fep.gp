@@ -11,6 +11,7 @@ set arrow from graph 0, first 1.618034 to graph 1, first 1.618034 nohead dt 2 lc
 plot 'fep/branch.csv' every ::1 using (($1==0 && $6==1 && $10==1) ? $5 : 1/0):4 w p pt 7 ps 0.6 lc 1 t 'e = 1, mode 1, one impact, stable', \
      'fep/branch.csv' every ::1 using (($1==0 && $6==1 && $10==0) ? $5 : 1/0):4 w p pt 6 ps 0.6 lc 1 t 'e = 1, mode 1, one impact, unstable', \
      'fep/branch.csv' every ::1 using (($1==0 && $6==2) ? $5 : 1/0):4 w p pt 6 ps 0.6 lc rgb '#66cc66' t 'e = 1, mode 1 past grazing, two impacts', \
+     'two/branch.csv' every ::1 using 5:4 w p pt 7 ps 0.5 lc rgb '#66cc66' t 'e = 1, two impacts (own start), stable', \
      'three/branch.csv' every ::1 using ($10==1 ? $5 : 1/0):4 w p pt 7 ps 0.5 lc rgb '#dd0000' t 'e = 1, three impacts, stable', \
      'three/branch.csv' every ::1 using ($10==0 ? $5 : 1/0):4 w p pt 6 ps 0.5 lc rgb '#dd0000' t 'e = 1, three impacts, unstable', \
      'three_b/branch.csv' every ::1 using ($6==3 ? $5 : 1/0):4 w p pt 4 ps 0.5 lc rgb '#dd0000' t 'e = 1, three impacts (second family)', \

@@ -12,6 +12,11 @@ v1 at the (k+1)-th impact, bisects, and prints the orbits whose first impact is 
 symmetric (those are k-fold covers of one-impact orbits).
 
     python3 symmetric_orbits.py E [k] [angles]      e.g.  python3 symmetric_orbits.py 2 1
+
+Orbits between two symmetric impacts (v1 = 0 at both, k impacts between: 2k + 2 impacts a
+period) start from the impact state q = (u1, g), v = (0, v2 < 0) just after it:
+
+    python3 symmetric_orbits.py impacts E [k] [points]   e.g.  python3 symmetric_orbits.py impacts 0.5 0
 """
 import math
 import sys
@@ -68,7 +73,49 @@ def symmetric_impact_velocity(energy, theta, k):
     return found[k][2][0], found[k][0], q, found[0][2][0]
 
 
+def impact_to_impact(energy, q1, k):
+    """From a symmetric impact (q2 = g, v1 = 0, v2 from E, leaving the stop): v1 at the (k+1)-th
+    impact after it, and that impact's time and q1."""
+    potential = 0.5 * (2 * q1 * q1 - 2 * q1 * GAP + GAP * GAP)
+    if potential >= energy:
+        return None
+    v2 = -math.sqrt(2 * (energy - potential))
+    found = impacts((q1, GAP - 1e-12), (0.0, v2), k + 1)
+    if len(found) < k + 1:
+        return None
+    return found[k][2][0], found[k][0], found[k][1][0]
+
+
+def scan_impact_to_impact(energy, k, n):
+    """Orbits between two symmetric impacts with k impacts between: 2k + 2 impacts a period."""
+    reach = math.sqrt(2 * energy)  # |q1| bound for the potential at q2 = g
+    previous = None
+    for j in range(n + 1):
+        q1 = -reach + 2 * reach * j / n
+        r = impact_to_impact(energy, q1, k)
+        if r and previous and (r[0] > 0) != (previous[1][0] > 0) and abs(r[1] - previous[1][1]) < 0.5:
+            lo, hi, sign = previous[0], q1, previous[1][0] > 0
+            for _ in range(50):
+                mid = 0.5 * (lo + hi)
+                rm = impact_to_impact(energy, mid, k)
+                if rm is None:
+                    break
+                lo, hi = (mid, hi) if (rm[0] > 0) == sign else (lo, mid)
+            q = 0.5 * (lo + hi)
+            rm = impact_to_impact(energy, q, k)
+            if rm and abs(rm[0]) < 1e-6 and abs(rm[2] - q) > 1e-4:  # not a cover of a one-impact orbit
+                print(f"E = {energy}: symmetric impact u1 = {q:.10f}, u2 = {GAP}, v2 = "
+                      f"{-math.sqrt(2 * (energy - 0.5 * (2 * q * q - 2 * q * GAP + GAP * GAP))):.10f}, "
+                      f"T = {2 * rm[1]:.8f}, omega = {math.pi / rm[1]:.6f}, {2 * k + 2} impacts a period")
+        previous = (q1, r) if r else None
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "impacts":
+        energy = float(sys.argv[2])
+        scan_impact_to_impact(energy, int(sys.argv[3]) if len(sys.argv) > 3 else 0,
+                              int(sys.argv[4]) if len(sys.argv) > 4 else 720)
+        return
     energy = float(sys.argv[1])
     k = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     n = int(sys.argv[3]) if len(sys.argv) > 3 else 720

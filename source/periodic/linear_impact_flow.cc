@@ -681,9 +681,15 @@ namespace vibroimpact::periodic
           periodic = std::abs((impacts[j] - impacts[j - 1]) - (impacts[j - p] - impacts[j - p - 1])) <= 1e-3 * period;
         if (!periodic)
           continue;
-        // Half-way through the last period: away from its impacts.
+        // Half-way through the last period: away from its impacts. The spacings can repeat
+        // before the state does (an orbit whose two halves take equal times), so the state
+        // must come back too, to a percent (a conservative run settles only approximately).
         const double t_mid = impacts[n - 1 - p] + 0.5 * (impacts[n - p] - impacts[n - 1 - p]);
-        return std::make_pair(I.run(start, t_mid, 0.0, false, nullptr).x, period);
+        const Vector x_mid = I.run(start, t_mid, 0.0, false, nullptr).x;
+        const Vector x_back = I.run(x_mid, period, 0.0, false, nullptr).x;
+        if ((x_back - x_mid).norm() > 1e-2 * x_mid.norm())
+          continue;
+        return std::make_pair(x_mid, period);
       }
     return std::nullopt;
   }
