@@ -485,6 +485,9 @@ TEST_F(BadInput, ContinuationCasesThatCannotRun)
            "frequency=2'",
            "Continuation/Kind", "harmonic load");
   rejected(chain, "-s 'Continuation/Families=7'", "Continuation/Families", "beyond");
+  rejected(chain, "-s 'Continuation/Start=initial state'", "Continuation/Start period", "period guess");
+  rejected(chain, "-s 'Continuation/Massless contact nodes=true' -s 'Continuation/Flow map=moreau-jean'",
+           "Continuation/Massless contact nodes", "event-driven");
 
   const auto result = run_cli("continue " + write_case(chain) + " -s 'Continuation/Maximum points=12'");
   EXPECT_EQ(result.exit_code, 0) << result.error;

@@ -214,3 +214,116 @@ TEST(PeriodicSticking, ExactStickingFamilyOfTheTwoDofChainPassesThroughTheSeedOr
   EXPECT_NEAR(seed->period, 7.460318, 2e-3); // dT/dE ≈ 0.1 near E = 1
   EXPECT_TRUE(seed->stable);
 }
+
+namespace
+{
+  // The fixed–free rod of examples/rod_nonsmooth_mode with a massless end node (mass
+  // redistribution): the end is condensed statically and the stop is a unilateral spring.
+  struct MasslessRod
+  {
+    explicit MasslessRod(const unsigned int elements)
+      : model(structure::build_model(
+          test_cases::load_case(test_cases::example("rod_nonsmooth_mode"),
+                                {"Body rod/Number of elements=" + std::to_string(elements)})
+            .description))
+      , flow(model, settings())
+    {}
+    static periodic::LinearImpactFlowSettings settings()
+    {
+      periodic::LinearImpactFlowSettings s;
+      s.massless_contact_nodes = true;
+      return s;
+    }
+    model::StructuralModel     model;
+    periodic::LinearImpactFlow flow;
+  };
+} // namespace
+
+// Without mass at the contact node nothing impacts: the end closes on and opens from the stop with
+// the vector field continuous, so energy is conserved to rounding through the switches and the
+// period map's Jacobian (saltation matrices I) equals finite differences.
+TEST(PeriodicSticking, MasslessContactNodeConservesEnergyAndHasTheExactJacobian)
+{
+  periodic::Rod      rod;
+  const double       energy = 4 * periodic::rod_backbone_grazing_energy(rod);
+  const MasslessRod  fe(20);
+  const auto        &flow = fe.flow;
+  const Vector       x0   = uniform_strain_at_rest(flow, energy);
+  const double       T    = periodic::rod_first_nonsmooth_mode(rod, energy).period;
+  const auto         result = flow.flow(x0, T, 0.0, true);
+  unsigned int       closings = 0, openings = 0;
+  for (const auto &e : result.events)
+    {
+      EXPECT_NE(e.kind, periodic::OrbitEvent::Kind::impact);
+      closings += e.kind == periodic::OrbitEvent::Kind::sticking_start;
+      openings += e.kind == periodic::OrbitEvent::Kind::separation;
+    }
+  EXPECT_GE(closings, 1u);
+  EXPECT_EQ(closings, openings);
+  EXPECT_NEAR(flow.energy(result.x), energy, 1e-11 * energy);
+  // The stop held the end: the sampled end never passes it, and it touches it.
+  const auto samples = flow.sample(x0, T, 700);
+  double     min_gap = 1.0;
+  for (std::size_t k = 0; k < samples.time.size(); ++k)
+    {
+      const double gap = fe.model.contacts[0].gap0 + fe.model.contacts[0].row.dot(samples.displacement[k]);
+      min_gap          = std::min(min_gap, gap);
+      EXPECT_NEAR(samples.energy[k], energy, 1e-10 * energy);
+    }
+  EXPECT_GE(min_gap, -1e-12);
+  EXPECT_LT(min_gap, 1e-12);
+
+  // ∂x(T)/∂x0 against central differences, column by column.
+  const Eigen::Index n = x0.size();
+  double             worst = 0.0;
+  for (Eigen::Index k = 0; k < n; ++k)
+    {
+      const double step = 1e-6 * x0.norm();
+      Vector       plus = x0, minus = x0;
+      plus[k] += step;
+      minus[k] -= step;
+      const Vector column = (flow.flow(plus, T, 0.0, false).x - flow.flow(minus, T, 0.0, false).x) / (2 * step);
+      worst = std::max(worst, (column - result.jacobian.col(k)).norm() / std::max(1.0, column.norm()));
+    }
+  EXPECT_LT(worst, 1e-5);
+  // ∂x(T)/∂T is the vector field at the end.
+  const double dT    = 1e-6;
+  const Vector dx_dT = (flow.flow(x0, T + dT, 0.0, false).x - flow.flow(x0, T - dT, 0.0, false).x) / (2 * dT);
+  EXPECT_LT((dx_dT - result.d_period).norm(), 1e-5 * dx_dT.norm());
+}
+
+// The continuum's first nonsmooth mode (closed form) as a Newton start on the massless-node FE rod:
+// at 10 and 20 elements Newton finds an FE orbit with one contact phase whose period is within
+// 0.5 % of the closed form's, and which repeats itself over ten periods.
+TEST(PeriodicSticking, MasslessFiniteElementRodHasOrbitsNearTheContinuumMode)
+{
+  periodic::Rod rod;
+  struct Case
+  {
+    unsigned int elements;
+    double       energy_factor;
+  };
+  for (const Case c : {Case{10, 4}, Case{10, 10}, Case{20, 10}})
+    {
+      const double      energy = c.energy_factor * periodic::rod_backbone_grazing_energy(rod);
+      const auto        exact  = periodic::rod_first_nonsmooth_mode(rod, energy);
+      const MasslessRod fe(c.elements);
+      periodic::ContinuationSettings settings;
+      settings.max_points   = 1;
+      settings.max_restarts = 0;
+      settings.max_newton   = 30;
+      const auto branch = periodic::continue_free_family(fe.flow, settings, uniform_strain_at_rest(fe.flow, energy),
+                                                         exact.period);
+      ASSERT_EQ(branch.points.size(), 1u) << c.elements << " elements: " << branch.stop_reason;
+      const auto &orbit = branch.points.front();
+      std::cerr << c.elements << " elements, E = " << c.energy_factor << " E_g: T = " << orbit.period
+                << " (continuum " << exact.period << ", " << (orbit.period / exact.period - 1) * 100 << " %), "
+                << orbit.newton_iterations << " Newton iterations\n";
+      EXPECT_LT(orbit.residual, settings.tolerance);
+      EXPECT_NEAR(orbit.energy, energy, 1e-9 * energy);
+      EXPECT_EQ(orbit.sticking_phases, 1u);
+      EXPECT_NEAR(orbit.period, exact.period, 5e-3 * exact.period);
+      const auto ten = fe.flow.flow(orbit.state, 10 * orbit.period, 0.0, false);
+      EXPECT_LT((ten.x - orbit.state).norm(), settings.tolerance * orbit.state.norm());
+    }
+}

@@ -72,7 +72,9 @@ namespace vibroimpact::app
         {
           const auto &u = samples.displacement[k];
           const auto &v = samples.velocity[k];
-          std::vector<double> row{samples.time[k], model.kinetic_energy(v) + model.potential_energy(u)};
+          const double energy = samples.energy.empty() ? model.kinetic_energy(v) + model.potential_energy(u)
+                                                       : samples.energy[k];
+          std::vector<double> row{samples.time[k], energy};
           for (const auto &contact : model.contacts)
             row.push_back(contact.gap0 + contact.row.dot(u));
           for (const auto &probe : model.probes)
@@ -129,8 +131,9 @@ namespace vibroimpact::app
       if (cc.kind == periodic::OrbitKind::free)
         {
           settings.mode = static_cast<unsigned int>(family);
-          label = cc.start == periodic::StartKind::simulation ? "family from the simulated orbit"
-                                                              : "family of mode " + std::to_string(settings.mode);
+          label = cc.start == periodic::StartKind::simulation      ? "family from the simulated orbit"
+                  : cc.start == periodic::StartKind::initial_state ? "family from the initial state"
+                                                                   : "family of mode " + std::to_string(settings.mode);
           if (!std::isfinite(settings.max_energy))
             settings.max_energy = cc.max_energy_factor * flow.grazing_energy(settings.mode);
         }
@@ -146,6 +149,13 @@ namespace vibroimpact::app
         {
           if (cc.kind == periodic::OrbitKind::forced)
             branch = periodic::continue_forced_response(flow, settings, {}, progress);
+          else if (cc.start == periodic::StartKind::initial_state)
+            {
+              const periodic::Vector x0 = flow.initial_state();
+              if (!std::isfinite(cc.settings.max_energy))
+                settings.max_energy = 100 * flow.energy(x0);
+              branch = periodic::continue_free_family(flow, settings, x0, cc.start_period, progress);
+            }
           else if (cc.start != periodic::StartKind::linear_mode)
             {
               const auto start = flow.simulated_orbit(
@@ -175,7 +185,9 @@ namespace vibroimpact::app
         }
       bar.finish();
       if (cc.kind == periodic::OrbitKind::free)
-        branch.family = cc.start == periodic::StartKind::simulation ? "simulated" : "mode " + std::to_string(settings.mode);
+        branch.family = cc.start == periodic::StartKind::simulation      ? "simulated"
+                        : cc.start == periodic::StartKind::initial_state ? "initial state"
+                                                                         : "mode " + std::to_string(settings.mode);
       return branch;
     }
 
@@ -306,8 +318,10 @@ namespace vibroimpact::app
     // One family a rank, round-robin; rank 0 gathers them in the order of Families.
     const auto                    start = std::chrono::steady_clock::now();
     const std::vector<double>     families =
-      cc.kind == periodic::OrbitKind::forced || cc.start == periodic::StartKind::simulation ? std::vector<double>{1}
-                                                                                          : cc.families;
+      cc.kind == periodic::OrbitKind::forced || cc.start == periodic::StartKind::simulation ||
+          cc.start == periodic::StartKind::initial_state
+        ? std::vector<double>{1}
+        : cc.families;
     std::vector<double> numbers;
     std::string         text, failure;
     for (std::size_t f = rank; f < families.size(); f += n_ranks)

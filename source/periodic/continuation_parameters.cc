@@ -65,17 +65,26 @@ namespace vibroimpact::periodic
     s.add("Chatter time", c.event_driven.chatter_time, io::non_negative(),
           "Event-driven map: an impact within this time of the previous one of the same contact is perfectly "
           "inelastic and starts sticking (the modal CoR's Chatter threshold epsilon); 0: off.");
+    s.add("Massless contact nodes", c.event_driven.massless_contact_nodes,
+          "Event-driven map: mass redistribution (Khenous, Laborde & Renard 2008). The contacts' DoFs give their mass "
+          "to their neighbours and are condensed statically; each contact becomes a unilateral spring, so there are "
+          "no impacts and Restitution is not used. The semi-discrete model conserves energy and its contact "
+          "converges to the continuum's (the rod's nonsmooth modes, doc/periodic.md §6).");
     s.add("Steps per period", c.steps_per_period, 0, unbounded,
           "Moreau–Jean map: N, h = T/N; 0: N = T / Moreau-Jean/Time step (fixed by the start orbit's period).");
     const io::Choices<StartKind> starts{{"linear mode", StartKind::linear_mode},
                                          {"simulation", StartKind::simulation},
-                                         {"simulated mode", StartKind::simulated_mode}};
+                                         {"simulated mode", StartKind::simulated_mode},
+                                         {"initial state", StartKind::initial_state}};
     s.add("Start", c.start, starts,
           "linear mode: each family from its linear mode at Start energy factor × its grazing energy; simulation: one "
           "family from the orbit a simulation of the model's initial state (by the Flow map: Moreau–Jean steps, or the "
           "exact event-driven flow) settles on after Simulation "
           "time (the seed's sticking families, e = 0 with the energy correction); simulated mode: the same from each "
-          "family's linear mode at Start energy factor × its grazing energy.");
+          "family's linear mode at Start energy factor × its grazing energy; initial state: one family, Newton directly "
+          "from the model's initial state (each body's Initial displacement and velocity) with period Start period, "
+          "e.g. a closed-form orbit of the continuum.");
+    s.add("Start period", c.start_period, io::non_negative(), "The period guess of Start = initial state.");
     s.add("Simulation time", c.simulation_time, io::positive(), "Length of the simulation of Start = simulation.");
     s.add("Orbit points", c.orbit_points, io::non_negative(),
           "Branch points (0-based, per family) whose orbit over one period is written (orbit_<family>_<point>.csv and "
@@ -103,6 +112,8 @@ namespace vibroimpact::periodic
     if (c.steps_per_period != 0 && c.steps_per_period < ContinuationCase::min_steps_per_period)
       s.fail("Steps per period", "at least " + std::to_string(ContinuationCase::min_steps_per_period) +
                                    " steps per period (or 0: from the time step)");
+    if (c.kind == OrbitKind::free && c.start == StartKind::initial_state && !(c.start_period > 0))
+      s.fail("Start period", "Start = initial state needs a period guess above 0");
     for (const double f : c.families)
       if (f != std::floor(f))
         s.fail("Families", "'" + std::to_string(f) + "' is not a mode number");
@@ -134,6 +145,8 @@ namespace vibroimpact::periodic
       for (const double z : c.event_driven.damping_ratios)
         if (z > 0)
           throw io::InputError(c.filename, "Continuation/Damping ratios", "free families need an undamped model");
+    if (c.event_driven.massless_contact_nodes && c.flow != FlowKind::event_driven)
+      throw io::InputError(c.filename, "Continuation/Massless contact nodes", "needs Flow map = event-driven");
     if (c.event_driven.n_modes > model.n_dofs())
       throw io::InputError(c.filename, "Continuation/Number of modes",
                            "the model has only " + std::to_string(model.n_dofs()) + " DoFs");

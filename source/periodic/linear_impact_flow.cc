@@ -19,6 +19,132 @@ namespace vibroimpact::periodic
 
     // The closed contacts as a key (contacts are few).
     using ClosedSet = std::vector<bool>;
+
+    // Massless contact nodes (doc/periodic.md §6): the model on the DoFs that keep their mass,
+    // with each contact DoF u_N condensed statically, u_N = r·u (r = −K_Nr/K_NN). The stop then
+    // adds ½ κ min(γ, 0)² to the potential, γ = gap0 + c r·u the gap the node would have, κ =
+    // K_NN/c² (c the contact row's coefficient): a unilateral spring on the contact row c r.
+    struct ContactCondensation
+    {
+      model::StructuralModel     reduced;   // its contacts' rows are c r; no probes
+      std::vector<Eigen::Index>  kept;      // full DoF of each reduced DoF
+      std::vector<Eigen::Index>  node;      // per contact: its (massless) DoF
+      std::vector<double>        coefficient, stiffness; // c and κ per contact
+      std::vector<Vector>        recovery;  // r per contact, on the reduced DoFs
+      Eigen::Index               n_full = 0;
+    };
+
+    ContactCondensation condense_contact_nodes(const model::StructuralModel &model, integrators::ModeSource source)
+    {
+      if (source != integrators::ModeSource::finite_element)
+        throw std::invalid_argument("massless contact nodes: the condensed model has finite-element modes only");
+      ContactCondensation c;
+      const Eigen::Index  n = model.n_dofs();
+      c.n_full              = n;
+      std::vector<bool> massless(n, false);
+      for (const auto &contact : model.contacts)
+        {
+          if (contact.row.nonZeros() != 1)
+            throw std::invalid_argument("massless contact nodes: contact '" + contact.name +
+                                        "' acts on more than one DoF (a contact between two bodies)");
+          model::SparseRow::InnerIterator it(contact.row);
+          c.node.push_back(it.index());
+          c.coefficient.push_back(it.value());
+          massless[it.index()] = true;
+        }
+      std::vector<Eigen::Index> reduced_index(n, -1);
+      for (Eigen::Index j = 0; j < n; ++j)
+        if (!massless[j])
+          reduced_index[j] = static_cast<Eigen::Index>(c.kept.size()), c.kept.push_back(j);
+      const Eigen::Index nr = static_cast<Eigen::Index>(c.kept.size());
+
+      // Selection P (n × nr): reduced matrices are Pᵀ X P.
+      model::SparseMatrix P(n, nr);
+      {
+        std::vector<Eigen::Triplet<double>> t;
+        for (Eigen::Index k = 0; k < nr; ++k)
+          t.emplace_back(c.kept[k], k, 1.0);
+        P.setFromTriplets(t.begin(), t.end());
+      }
+      const auto reduce = [&](const model::SparseMatrix &X) -> model::SparseMatrix {
+        if (X.rows() != n)
+          return X;
+        return model::SparseMatrix(P.transpose() * X * P);
+      };
+      Matrix M = Matrix(reduce(model.mass)), S = Matrix(reduce(model.stiffness));
+      std::vector<bool> condensed(n, false);
+      for (std::size_t i = 0; i < c.node.size(); ++i)
+        {
+          const Eigen::Index N     = c.node[i];
+          const Vector       e_N   = Vector::Unit(n, N);
+          const Vector       k_col = P.transpose() * (model.stiffness * e_N);
+          const double       k_NN  = model.stiffness.coeff(N, N);
+          if (!(k_NN > 0))
+            throw std::invalid_argument("massless contact nodes: the DoF of contact '" + model.contacts[i].name +
+                                        "' has no stiffness of its own");
+          for (std::size_t j = 0; j < c.node.size(); ++j)
+            if (c.node[j] != N && model.stiffness.coeff(N, c.node[j]) != 0.0)
+              throw std::invalid_argument("massless contact nodes: contacts '" + model.contacts[i].name + "' and '" +
+                                          model.contacts[j].name + "' sit on coupled DoFs");
+          for (const auto &load : model.loads)
+            if (load.spatial.size() == n && load.spatial[N] != 0.0)
+              throw std::invalid_argument("massless contact nodes: load '" + load.name +
+                                          "' acts on the DoF of contact '" + model.contacts[i].name + "'");
+          c.recovery.push_back(-k_col / k_NN);
+          c.stiffness.push_back(k_NN / (c.coefficient[i] * c.coefficient[i]));
+          if (condensed[N])
+            continue; // two stops on one node (a two-sided support): condensed once
+          condensed[N] = true;
+          S -= k_col * k_col.transpose() / k_NN;
+          // The node's mass along its own direction, 1ᵀM1 over the DoFs of its kind, goes to
+          // the neighbours of that kind in proportion to their stiffness coupling.
+          const auto kind    = N < static_cast<Eigen::Index>(model.dof_kinds.size()) ? model.dof_kinds[N]
+                                                                                       : model::DofKind::lumped;
+          const auto same    = [&](Eigen::Index j) {
+            return j >= static_cast<Eigen::Index>(model.dof_kinds.size()) || model.dof_kinds[j] == kind;
+          };
+          double removed = -model.mass.coeff(N, N);
+          for (Eigen::Index j = 0; j < n; ++j)
+            if (same(j))
+              removed += 2 * model.mass.coeff(N, j);
+          double weight = 0.0;
+          for (Eigen::Index k = 0; k < nr; ++k)
+            if (same(c.kept[k]))
+              weight += std::abs(k_col[k]);
+          if (!(weight > 0))
+            throw std::invalid_argument("massless contact nodes: the DoF of contact '" + model.contacts[i].name +
+                                        "' has no neighbour to take its mass");
+          for (Eigen::Index k = 0; k < nr; ++k)
+            if (same(c.kept[k]))
+              M(k, k) += removed * std::abs(k_col[k]) / weight;
+        }
+
+      auto &r    = c.reduced;
+      r.name     = model.name;
+      r.mass     = M.sparseView();
+      r.stiffness = S.sparseView();
+      r.damping   = reduce(model.damping);
+      r.dashpots  = reduce(model.dashpots);
+      for (auto load : model.loads)
+        {
+          load.spatial = P.transpose() * load.spatial;
+          r.loads.push_back(load);
+        }
+      for (std::size_t i = 0; i < model.contacts.size(); ++i)
+        {
+          auto contact = model.contacts[i];
+          contact.row  = (c.coefficient[i] * c.recovery[i]).sparseView();
+          r.contacts.push_back(contact);
+        }
+      for (const auto j : c.kept)
+        if (j < static_cast<Eigen::Index>(model.dof_kinds.size()))
+          r.dof_kinds.push_back(model.dof_kinds[j]);
+      if (model.initial_displacement.size() == n)
+        r.initial_displacement = P.transpose() * model.initial_displacement;
+      if (model.initial_velocity.size() == n)
+        r.initial_velocity = P.transpose() * model.initial_velocity;
+      return c;
+    }
   } // namespace
 
   // State layout z = (q, q̇, ξ): N modal coordinates, N velocities, and for loaded models
@@ -27,8 +153,16 @@ namespace vibroimpact::periodic
   {
     Implementation(const model::StructuralModel &model, const LinearImpactFlowSettings &s)
       : settings(s)
-      , projection(model, s.n_modes, s.damping_ratios, s.mode_source)
+      , condensation(s.massless_contact_nodes ? condense_contact_nodes(model, s.mode_source) : ContactCondensation{})
+      , projection(s.massless_contact_nodes ? condensation.reduced : model, s.n_modes, s.damping_ratios, s.mode_source)
     {
+      compliant = s.massless_contact_nodes;
+      init(compliant ? condensation.reduced : model);
+    }
+
+    void init(const model::StructuralModel &model)
+    {
+      const auto &s = settings;
       m     = projection.size();
       B     = projection.contact_rows();
       gap0  = projection.gap0();
@@ -63,7 +197,8 @@ namespace vibroimpact::periodic
                                         "': periodic orbits need constant or harmonic loads");
           has_load = true;
         }
-      n_forcing = has_load ? 3 : 0;
+      // Unilateral springs need the constant state ξ0 = 1 for their gap0 term.
+      n_forcing = has_load || compliant ? 3 : 0;
       harmonic  = forcing_omega > 0;
       nz        = 2 * m + n_forcing;
 
@@ -82,7 +217,9 @@ namespace vibroimpact::periodic
     }
 
     LinearImpactFlowSettings     settings;
+    ContactCondensation          condensation; // massless contact nodes only
     integrators::ModalProjection projection;
+    bool                         compliant = false; // contacts are unilateral springs (massless nodes)
     Eigen::Index                 m = 0, nz = 0, n_forcing = 0;
     Matrix                       B, G, mass_shapes;
     Vector                       gap0, omega, D;
@@ -119,7 +256,22 @@ namespace vibroimpact::periodic
       F_alpha.middleCols(m, m) = -Matrix::Identity(m, m);
 
       Matrix P = Matrix::Identity(m, m);
-      if (!mode.closed_list.empty())
+      if (compliant)
+        {
+          // Each closed contact is a spring κ on its gap γ = gap0 + B_i q: force −κ γ B_iᵀ, and
+          // its "multiplier" −κ γ turns negative (tensile) where γ opens.
+          mode.multiplier_rows = Matrix::Zero(mode.closed_list.size(), nz);
+          for (std::size_t k = 0; k < mode.closed_list.size(); ++k)
+            {
+              const auto   i     = mode.closed_list[k];
+              const double kappa = condensation.stiffness[i];
+              F.leftCols(m) -= kappa * B.row(i).transpose() * B.row(i);
+              F.col(2 * m) -= kappa * gap0[i] * B.row(i).transpose();
+              mode.multiplier_rows.row(k).head(m) = -kappa * B.row(i);
+              mode.multiplier_rows(k, 2 * m)      = -kappa * gap0[i];
+            }
+        }
+      else if (!mode.closed_list.empty())
         {
           Matrix BS(mode.closed_list.size(), m);
           for (std::size_t k = 0; k < mode.closed_list.size(); ++k)
@@ -155,6 +307,13 @@ namespace vibroimpact::periodic
     double scan_step() const
     {
       double highest = omega.maxCoeff();
+      if (compliant) // a bound on the frequencies with every spring closed
+        {
+          double squared = highest * highest;
+          for (Eigen::Index i = 0; i < B.rows(); ++i)
+            squared += condensation.stiffness[i] * B.row(i).squaredNorm();
+          highest = std::sqrt(squared);
+        }
       if (harmonic)
         highest = std::max(highest, forcing_omega);
       return 2 * M_PI / highest / settings.samples_per_period;
@@ -248,8 +407,10 @@ namespace vibroimpact::periodic
       // A contact starting at rest on its stop and pressed into it starts stuck.
       const double length_scale = std::max(1e-300, z.head(2 * m).lpNorm<Eigen::Infinity>());
       for (unsigned int i = 0; i < B.rows(); ++i)
-        if (std::abs(gap(i, z)) <= 1e-12 * std::max(length_scale, std::abs(gap0[i])) &&
-            std::abs(gap_rate(i, z)) <= settings.chatter_threshold && pressed(i, z, alpha))
+        if (compliant)
+          closed[i] = gap(i, z) < 0 || (gap(i, z) == 0 && gap_rate(i, z) < 0);
+        else if (std::abs(gap(i, z)) <= 1e-12 * std::max(length_scale, std::abs(gap0[i])) &&
+                 std::abs(gap_rate(i, z)) <= settings.chatter_threshold && pressed(i, z, alpha))
           closed[i] = true;
 
       Matrix J = Matrix::Identity(nz, nz);
@@ -390,7 +551,8 @@ namespace vibroimpact::periodic
                   const double tau_min = 0.5 * (r.first + r.second);
                   const double g_min   = g(tau_min);
                   result.min_gap       = std::min(result.min_gap, g_min);
-                  if (start == 0.0) // a dip right after a bounce is chatter, not a grazing
+                  if (start == 0.0 && !compliant) // a dip right after a bounce is chatter, not a grazing
+                                                  // (and a spring's grazing ends no family)
                     result.grazing_gap = std::min(result.grazing_gap, g_min);
                   if (g_min <= 0)
                     root = refine(g, start, tau_min);
@@ -462,6 +624,15 @@ namespace vibroimpact::periodic
             throw std::runtime_error("more than " + std::to_string(settings.max_events) +
                                      " contact events in one period (chatter without sticking?)");
           const unsigned int i = static_cast<unsigned int>(contact);
+          if (compliant)
+            {
+              // A spring closing or opening: the vector field is continuous there (γ = 0), so
+              // the saltation matrix is I.
+              closed[i] = !release;
+              result.events.push_back(
+                {release ? OrbitEvent::Kind::separation : OrbitEvent::Kind::sticking_start, t, i, 0.0});
+              continue;
+            }
           if (release)
             {
               // λ = 0 at the release: both vector fields agree there, so the saltation matrix is I.
@@ -554,14 +725,22 @@ namespace vibroimpact::periodic
   Vector LinearImpactFlow::vector_field(const Vector &x) const
   {
     const auto &I = *impl_;
-    const auto  mode = I.make_mode(ClosedSet(I.B.rows(), false), 0.0);
-    return (mode.A * I.initial_z(x)).head(2 * I.m);
+    const Vector z    = I.initial_z(x);
+    ClosedSet    closed(I.B.rows(), false);
+    if (I.compliant)
+      for (unsigned int i = 0; i < I.B.rows(); ++i)
+        closed[i] = I.gap(i, z) < 0;
+    return (I.make_mode(closed, 0.0).A * z).head(2 * I.m);
   }
 
   double LinearImpactFlow::energy(const Vector &x) const
   {
     const auto &I = *impl_;
-    return I.projection.kinetic_energy(x.tail(I.m)) + I.projection.potential_energy(x.head(I.m));
+    double      springs = 0.0; // ½ κ min(γ, 0)² of massless contact nodes
+    if (I.compliant)
+      for (unsigned int i = 0; i < I.B.rows(); ++i)
+        springs += 0.5 * I.condensation.stiffness[i] * std::pow(std::min(I.projection.gap(i, x.head(I.m)), 0.0), 2);
+    return I.projection.kinetic_energy(x.tail(I.m)) + I.projection.potential_energy(x.head(I.m)) + springs;
   }
 
   OrbitSamples LinearImpactFlow::sample(const Vector &x0, const double period, const unsigned int n_samples) const
@@ -576,8 +755,34 @@ namespace vibroimpact::periodic
     samples.events = result.events;
     for (const Vector &z : recorder.states)
       {
-        samples.displacement.push_back(I.projection.shapes() * z.head(I.m));
-        samples.velocity.push_back(I.projection.shapes() * z.segment(I.m, I.m));
+        const Vector u = I.projection.shapes() * z.head(I.m), v = I.projection.shapes() * z.segment(I.m, I.m);
+        samples.energy.push_back(energy(z.head(2 * I.m)));
+        if (!I.compliant)
+          {
+            samples.displacement.push_back(u);
+            samples.velocity.push_back(v);
+            continue;
+          }
+        // Every DoF of the model: the massless nodes where statics puts them, on their stop
+        // (at rest) while it is closed.
+        const auto &c = I.condensation;
+        Vector      u_full = Vector::Zero(c.n_full), v_full = Vector::Zero(c.n_full);
+        for (std::size_t k = 0; k < c.kept.size(); ++k)
+          u_full[c.kept[k]] = u[k], v_full[c.kept[k]] = v[k];
+        for (std::size_t i = 0; i < c.node.size(); ++i)
+          {
+            const double free_u = c.recovery[i].dot(u), free_v = c.recovery[i].dot(v);
+            u_full[c.node[i]]   = free_u;
+            v_full[c.node[i]]   = free_v;
+          }
+        for (std::size_t i = 0; i < c.node.size(); ++i)
+          if (I.gap(static_cast<unsigned int>(i), z) <= 0)
+            {
+              u_full[c.node[i]] = -I.gap0[i] / c.coefficient[i];
+              v_full[c.node[i]] = 0.0;
+            }
+        samples.displacement.push_back(u_full);
+        samples.velocity.push_back(v_full);
       }
     return samples;
   }
@@ -640,7 +845,7 @@ namespace vibroimpact::periodic
                                                                               const double energy) const
   {
     const auto &I = *impl_;
-    if (I.n_forcing > 0 || !I.D.isZero(0.0))
+    if (I.n_forcing > 0 || !I.D.isZero(0.0) || I.compliant)
       return std::nullopt;
     // The contact that mode j grazes first.
     Eigen::Index contact = -1;
@@ -707,6 +912,11 @@ namespace vibroimpact::periodic
     return std::nullopt;
   }
 
+  Vector LinearImpactFlow::initial_state() const
+  {
+    return modal_state(impl_->initial_displacement, impl_->initial_velocity);
+  }
+
   bool LinearImpactFlow::forced() const { return impl_->harmonic; }
 
   void LinearImpactFlow::set_forcing_frequency(const double omega) { impl_->forcing_omega = omega; }
@@ -718,9 +928,17 @@ namespace vibroimpact::periodic
   Vector LinearImpactFlow::modal_state(const Vector &u, const Vector &v) const
   {
     const auto &I = *impl_;
-    Vector      x(2 * I.m);
-    x.head(I.m) = I.mass_shapes.transpose() * u;
-    x.tail(I.m) = I.mass_shapes.transpose() * v;
+    const auto  kept = [&](const Vector &w) -> Vector {
+      if (!I.compliant || w.size() != I.condensation.n_full)
+        return w;
+      Vector r(I.condensation.kept.size());
+      for (std::size_t k = 0; k < I.condensation.kept.size(); ++k)
+        r[k] = w[I.condensation.kept[k]];
+      return r;
+    };
+    Vector x(2 * I.m);
+    x.head(I.m) = I.mass_shapes.transpose() * kept(u);
+    x.tail(I.m) = I.mass_shapes.transpose() * kept(v);
     return x;
   }
 } // namespace vibroimpact::periodic

@@ -237,6 +237,14 @@ namespace vibroimpact::periodic
     return orbit;
   }
 
+  Vector MoreauJeanFlow::initial_state() const
+  {
+    const auto state = integrators::MoreauJean(impl_->model_with(0.0), impl_->settings).initial_state();
+    Vector     x(2 * impl_->n);
+    x << state.u, state.v;
+    return x;
+  }
+
   std::optional<std::pair<Vector, double>> MoreauJeanFlow::simulated_orbit(const double time, const Vector &x0) const
   {
     const auto                   &I = *impl_;

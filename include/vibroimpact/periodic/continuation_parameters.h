@@ -35,7 +35,8 @@ namespace vibroimpact::periodic
   {
     linear_mode, // from grazing of the family's linear mode (free families)
     simulation,  // from the orbit a simulation of the model's initial state settles on
-    simulated_mode // from the orbit a simulation of each family's linear mode settles on
+    simulated_mode, // from the orbit a simulation of each family's linear mode settles on
+    initial_state   // Newton from the model's initial state with Start period (a closed-form guess)
   };
 
   struct ContinuationCase
@@ -48,6 +49,7 @@ namespace vibroimpact::periodic
     unsigned int              steps_per_period = 512; // Moreau–Jean map; 0: T / Moreau-Jean/Time step
     StartKind                 start = StartKind::linear_mode;
     double                    simulation_time = 200;
+    double                    start_period    = 0.0; // Start = initial state
     ContinuationSettings      settings;
     double                    max_energy_factor = 100; // × the family's grazing energy, when Maximum energy = 0
     std::vector<double>       orbit_points;            // branch points whose orbit is written

@@ -62,6 +62,7 @@ namespace vibroimpact::periodic
   {
     std::vector<double> time;
     std::vector<Vector> displacement, velocity; // every DoF of the model
+    std::vector<double> energy; // the map's own energy at each sample; empty: the model's of (u, v)
     std::vector<OrbitEvent> events;
   };
 
@@ -99,6 +100,9 @@ namespace vibroimpact::periodic
     {
       return std::nullopt;
     }
+    // The model's initial state (each body's Initial displacement and velocity) in the map's
+    // coordinates: a hand-made or closed-form guess for Newton.
+    virtual Vector initial_state() const = 0;
     // Forced maps: T is the forcing period, set by the forcing frequency.
     virtual bool forced() const { return false; }
     virtual void set_forcing_frequency(double) {}

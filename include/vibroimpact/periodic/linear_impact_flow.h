@@ -36,6 +36,11 @@ namespace vibroimpact::periodic
     // doc/periodic.md §1), so that e = 0 sticking families are conservative.
     bool                             energy_correction    = false;
     integrators::CorrectionDirection correction_direction = integrators::CorrectionDirection::values;
+    // Mass redistribution (Khenous, Laborde & Renard 2008): the contacts' DoFs carry no mass (it
+    // goes to their neighbours) and are condensed statically, so a contact becomes a unilateral
+    // spring of the condensed stiffness on the other DoFs: no impacts, no restitution law, energy
+    // conserved, the flow continuous across contact switches (doc/periodic.md §6).
+    bool                massless_contact_nodes = false;
     unsigned int        samples_per_period = 24;   // event scan per shortest period
     unsigned int        max_events         = 100000;
   };
@@ -63,12 +68,14 @@ namespace vibroimpact::periodic
     Vector one_impact_turning_point(unsigned int contact, double period) const;
     // A long run of this exact map; the start may be given in modal coordinates.
     std::optional<std::pair<Vector, double>> simulated_orbit(double time, const Vector &x0 = {}) const override;
+    Vector initial_state() const override;
     bool   forced() const override;
     void   set_forcing_frequency(double omega) override;
     double forcing_frequency() const override;
 
     const integrators::ModalProjection &projection() const;
-    // The modal state (q, q̇) of the model's DoF state (u, v): q = Φᵀ M u.
+    // The modal state (q, q̇) of the model's DoF state (u, v): q = Φᵀ M u (with massless contact
+    // nodes: of the DoFs that keep their mass).
     Vector modal_state(const Vector &u, const Vector &v) const;
 
   private:

@@ -32,6 +32,7 @@ namespace vibroimpact::periodic
     double       grazing_energy(unsigned int mode) const override;
     std::optional<std::pair<Vector, double>> one_impact_orbit(unsigned int mode, double energy) const override;
     std::optional<std::pair<Vector, double>> simulated_orbit(double time, const Vector &x0 = {}) const override;
+    Vector initial_state() const override;
     // N of h = T/N; 0: N = T / (the settings' time step), fixed at the first flow of each period.
     void set_steps_per_period(unsigned int steps);
     bool         forced() const override;
