@@ -221,17 +221,18 @@ namespace
   // redistribution): the end is condensed statically and the stop is a unilateral spring.
   struct MasslessRod
   {
-    explicit MasslessRod(const unsigned int elements)
+    explicit MasslessRod(const unsigned int elements, const bool uncoupled_oscillators = true)
       : model(structure::build_model(
           test_cases::load_case(test_cases::example("rod_nonsmooth_mode"),
                                 {"Body rod/Number of elements=" + std::to_string(elements)})
             .description))
-      , flow(model, settings())
+      , flow(model, settings(uncoupled_oscillators))
     {}
-    static periodic::LinearImpactFlowSettings settings()
+    static periodic::LinearImpactFlowSettings settings(const bool uncoupled_oscillators)
     {
       periodic::LinearImpactFlowSettings s;
       s.massless_contact_nodes = true;
+      s.uncoupled_oscillators  = uncoupled_oscillators;
       return s;
     }
     model::StructuralModel     model;
@@ -290,6 +291,36 @@ TEST(PeriodicSticking, MasslessContactNodeConservesEnergyAndHasTheExactJacobian)
   const double dT    = 1e-6;
   const Vector dx_dT = (flow.flow(x0, T + dT, 0.0, false).x - flow.flow(x0, T - dT, 0.0, false).x) / (2 * dT);
   EXPECT_LT((dx_dT - result.d_period).norm(), 1e-5 * dx_dT.norm());
+  // ∂x(T)/∂α, the unfolding damping's (closed form per oscillator, doc/periodic.md §6).
+  const double da    = 1e-6;
+  const Vector dx_da = (flow.flow(x0, T, da, false).x - flow.flow(x0, T, -da, false).x) / (2 * da);
+  EXPECT_LT((dx_da - result.d_unfolding).norm(), 1e-5 * dx_da.norm());
+}
+
+// The uncoupled oscillators of each closed set (closed forms about its equilibrium) give the flow,
+// its switches and its Jacobian that the dense exponentials of the same model give.
+TEST(PeriodicSticking, MasslessNodeOscillatorsAgreeWithTheDenseExponentials)
+{
+  periodic::Rod     rod;
+  const double      energy = 4 * periodic::rod_backbone_grazing_energy(rod);
+  const MasslessRod closed_forms(20), dense(20, false);
+  const Vector      x0    = uniform_strain_at_rest(dense.flow, energy);
+  const double      T     = periodic::rod_first_nonsmooth_mode(rod, energy).period;
+  const double      alpha = 1e-3; // a damped trial of Newton's
+  const auto        a     = closed_forms.flow.flow(x0, T, alpha, true);
+  const auto        b     = dense.flow.flow(x0, T, alpha, true);
+  ASSERT_EQ(a.events.size(), b.events.size());
+  ASSERT_GE(a.events.size(), 2u);
+  for (std::size_t k = 0; k < a.events.size(); ++k)
+    {
+      EXPECT_EQ(a.events[k].kind, b.events[k].kind);
+      EXPECT_NEAR(a.events[k].time, b.events[k].time, 1e-10 * T);
+    }
+  EXPECT_LT((a.x - b.x).norm(), 1e-9 * x0.norm());
+  EXPECT_LT((a.jacobian - b.jacobian).norm(), 1e-8 * b.jacobian.norm());
+  EXPECT_LT((a.d_unfolding - b.d_unfolding).norm(), 1e-8 * b.d_unfolding.norm());
+  EXPECT_LT((a.d_period - b.d_period).norm(), 1e-9 * b.d_period.norm());
+  EXPECT_NEAR(a.min_gap, b.min_gap, 1e-9);
 }
 
 // The continuum's first nonsmooth mode (closed form) as a Newton start on the massless-node FE rod:

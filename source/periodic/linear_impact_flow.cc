@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -396,11 +397,265 @@ namespace vibroimpact::periodic
       std::vector<Vector> states;
     };
 
+    // Massless contact nodes without damping or harmonic load: in closed set S the motion is
+    // q̈ = −K_S q + f_S − α q̇, K_S = Ω² + Σ_S κ_i b_i b_iᵀ, f_S = g_c − Σ_S κ_i gap0_i b_i (unit
+    // modal masses, g_c the constant load), so in the eigenvectors V of K_S about the equilibrium
+    // q_s = K_S⁻¹ f_S every coordinate is an oscillator p̈ + α ṗ + λ p = 0 with a closed form. K_S
+    // does not depend on α: one eigendecomposition per closed set serves every flow.
+    bool uses_oscillators() const
+    {
+      return compliant && settings.uncoupled_oscillators && D.isZero(0.0) && !harmonic && omega.minCoeff() > 0;
+    }
+
+    struct Oscillators
+    {
+      Matrix V;             // orthonormal eigenvectors of K_S (columns)
+      Vector lambda;        // their eigenvalues, the squared frequencies
+      Vector q_static;      // the equilibrium q_s
+      Matrix contact_rows;  // B V: gap_i = gap_static_i + (B V)_i p
+      Vector gap_static;    // gap0 + B q_s
+    };
+    mutable std::map<ClosedSet, Oscillators> oscillators_cache;
+    mutable std::mutex                       oscillators_mutex;
+
+    const Oscillators &oscillators_of(const ClosedSet &closed) const
+    {
+      std::lock_guard<std::mutex> lock(oscillators_mutex);
+      auto it = oscillators_cache.find(closed);
+      if (it != oscillators_cache.end())
+        return it->second;
+      Matrix K = Matrix(omega.cwiseAbs2().asDiagonal());
+      Vector f = G.col(0);
+      for (unsigned int i = 0; i < closed.size(); ++i)
+        if (closed[i])
+          {
+            const double kappa = condensation.stiffness[i];
+            K += kappa * B.row(i).transpose() * B.row(i);
+            f -= kappa * gap0[i] * B.row(i).transpose();
+          }
+      const Eigen::SelfAdjointEigenSolver<Matrix> eigen(K);
+      Oscillators o;
+      o.V            = eigen.eigenvectors();
+      o.lambda       = eigen.eigenvalues();
+      o.q_static     = o.V * (o.V.transpose() * f).cwiseQuotient(o.lambda);
+      o.contact_rows = B * o.V;
+      o.gap_static   = gap0 + B * o.q_static;
+      return oscillators_cache.emplace(closed, std::move(o)).first->second;
+    }
+
+    // The transition [[a, b], [c, d]] of p̈ + α ṗ + λ p = 0 over τ for every oscillator, and with
+    // `derivative` its ∂/∂α = ½ ∂/∂μ (μ = α/2, ω² = λ − μ², ∂ω/∂μ = −μ/ω).
+    struct Transitions
+    {
+      Vector a, b, c, d, da, db, dc, dd;
+    };
+
+    static Transitions transitions(const Vector &lambda, const double alpha, const double tau, const bool derivative)
+    {
+      const Eigen::Index n = lambda.size();
+      Transitions        t;
+      t.a.resize(n), t.b.resize(n), t.c.resize(n), t.d.resize(n);
+      if (derivative)
+        t.da.resize(n), t.db.resize(n), t.dc.resize(n), t.dd.resize(n);
+      const double mu = 0.5 * alpha;
+      for (Eigen::Index j = 0; j < n; ++j)
+        {
+          const double w2 = lambda[j] - mu * mu;
+          if (!(w2 > 0))
+            throw std::runtime_error("the unfolding damping " + std::to_string(alpha) +
+                                     " overdamps an oscillator (Newton far from any orbit)");
+          const double w = std::sqrt(w2), e = std::exp(-mu * tau);
+          const double C = std::cos(w * tau), S = std::sin(w * tau), sw = S / w;
+          t.a[j] = e * (C + mu * sw);
+          t.b[j] = e * sw;
+          t.c[j] = -lambda[j] * e * sw;
+          t.d[j] = e * (C - mu * sw);
+          if (!derivative)
+            continue;
+          const double d_sw = (sw * mu / w - C * mu * tau / w) / w; // ∂(S/ω)/∂μ
+          const double d_C  = S * mu * tau / w;
+          t.da[j] = 0.5 * (-tau * t.a[j] + e * (d_C + sw + mu * d_sw));
+          t.db[j] = 0.5 * (-tau * t.b[j] + e * d_sw);
+          t.dc[j] = 0.5 * (-tau * t.c[j] - lambda[j] * e * d_sw);
+          t.dd[j] = 0.5 * (-tau * t.d[j] + e * (d_C - sw - mu * d_sw));
+        }
+      return t;
+    }
+
+    // The flow of run() for uses_oscillators() models: the scan advances the oscillators' (p, ṗ)
+    // by their transitions over a scan step (O(m)); a root search evaluates them at any τ; J and
+    // ∂/∂α are updated once per stretch between switches through V (O(m² n)). Only the springs'
+    // switches are events (saltation I, doc/periodic.md §6).
+    FlowResult run_oscillators(const Vector &x0, double period, double alpha, bool with_jacobian,
+                               Recorder *recorder) const
+    {
+      FlowResult         result;
+      Vector             z          = initial_z(x0);
+      const unsigned int n_contacts = static_cast<unsigned int>(B.rows());
+      ClosedSet          closed(n_contacts, false);
+      for (unsigned int i = 0; i < n_contacts; ++i)
+        closed[i] = gap(i, z) < 0 || (gap(i, z) == 0 && gap_rate(i, z) < 0);
+      result.min_gap             = infinity;
+      result.min_impact_velocity = 0.0;
+
+      // [J | ∂z/∂α]: the ξ rows of J stay unit rows (ξ = (1, 0, 1) is constant without harmonic loads).
+      Matrix tangent = Matrix::Zero(nz, with_jacobian ? nz + 1 : 0);
+      if (with_jacobian)
+        tangent.leftCols(nz).setIdentity();
+      const double delta    = scan_step();
+      double       t        = 0.0;
+      unsigned int n_events = 0;
+      const auto   refine   = [](auto &&f, double a, double b) {
+        boost::uintmax_t iterations = 100;
+        const auto       r          = boost::math::tools::toms748_solve(
+          f, a, b, boost::math::tools::eps_tolerance<double>(52), iterations);
+        return r.second; // the side where f has crossed
+      };
+
+      while (t < period)
+        {
+          const Oscillators &o  = oscillators_of(closed);
+          const Vector       p0 = o.V.transpose() * (z.head(m) - o.q_static);
+          const Vector       r0 = o.V.transpose() * z.segment(m, m);
+          const auto advance = [&](const Transitions &phi, const Vector &p, const Vector &r, Vector &p_out, Vector &r_out) {
+            p_out = phi.a.cwiseProduct(p) + phi.b.cwiseProduct(r);
+            r_out = phi.c.cwiseProduct(p) + phi.d.cwiseProduct(r);
+          };
+          // Each contact's distance from its switch, positive on its present side (open: the
+          // gap; closed: minus the gap), and its rate.
+          const auto side = [&](unsigned int i, const Vector &p) {
+            const double g = o.gap_static[i] + o.contact_rows.row(i).dot(p);
+            return closed[i] ? -g : g;
+          };
+          const auto side_rate = [&](unsigned int i, const Vector &r) {
+            const double rate = o.contact_rows.row(i).dot(r);
+            return closed[i] ? -rate : rate;
+          };
+
+          // Scan whole steps from (p_a, r_a) at τ_a until a switch or the period's end.
+          const double      remaining = period - t;
+          const Transitions step      = transitions(o.lambda, alpha, delta, false);
+          Vector            p_a = p0, r_a = r0, p_b, r_b;
+          double            tau_a = 0.0, s_event = infinity;
+          int               contact = -1;
+          while (tau_a < remaining)
+            {
+              const double dt = std::min(delta, remaining - tau_a);
+              advance(dt == delta ? step : transitions(o.lambda, alpha, dt, false), p_a, r_a, p_b, r_b);
+              const auto at = [&](double s, Vector &p, Vector &r) {
+                advance(transitions(o.lambda, alpha, s, false), p_a, r_a, p, r);
+              };
+              for (unsigned int i = 0; i < n_contacts; ++i)
+                {
+                  const double f_a = side(i, p_a), f_b = side(i, p_b);
+                  const double v_a = side_rate(i, r_a), v_b = side_rate(i, r_b);
+                  const auto   f   = [&](double s) {
+                    Vector p, r;
+                    at(s, p, r);
+                    return side(i, p);
+                  };
+                  double root = infinity;
+                  if (f_a <= 0 && f_b < 0)
+                    root = 0.0; // on the switch and leaving this side at once
+                  else if (f_a > 0 && f_b <= 0)
+                    root = refine(f, 0.0, dt);
+                  else if (f_a > 0 && f_b > 0 && v_a < 0 && v_b > 0 && std::min(f_a, f_b) <= dt * (v_b - v_a))
+                    {
+                      // A dip toward the switch between samples (deeper ones are impossible at
+                      // this step, as in run()): its lowest point, then the crossing before it.
+                      const auto rate = [&](double s) {
+                        Vector p, r;
+                        at(s, p, r);
+                        return side_rate(i, r);
+                      };
+                      boost::uintmax_t iterations = 100;
+                      const auto       bracket    = boost::math::tools::toms748_solve(
+                        rate, 0.0, dt, v_a, v_b, boost::math::tools::eps_tolerance<double>(52), iterations);
+                      const double s_min = 0.5 * (bracket.first + bracket.second);
+                      const double f_min = f(s_min);
+                      if (!closed[i])
+                        result.min_gap = std::min(result.min_gap, std::max(f_min, 0.0));
+                      if (f_min <= 0)
+                        root = refine(f, 0.0, s_min);
+                    }
+                  // An open end's gap, sampled (a crossing switches it closed at gap 0).
+                  if (!closed[i])
+                    result.min_gap = std::min(result.min_gap, std::max(f_b, 0.0));
+                  if (root < s_event)
+                    s_event = root, contact = static_cast<int>(i);
+                }
+              if (contact >= 0)
+                {
+                  at(s_event, p_b, r_b);
+                  tau_a += s_event;
+                  break;
+                }
+              p_a = p_b, r_a = r_b;
+              tau_a += dt;
+            }
+          const double length = contact >= 0 ? tau_a : remaining;
+          const Vector p_end = contact >= 0 ? p_b : p_a, r_end = contact >= 0 ? r_b : r_a;
+
+          if (recorder)
+            while (recorder->next < recorder->times.size() &&
+                   (contact < 0 || recorder->times[recorder->next] <= t + length))
+              {
+                const double s = std::min(recorder->times[recorder->next] - t, length);
+                Vector       p, r;
+                advance(transitions(o.lambda, alpha, s, false), p0, r0, p, r);
+                Vector sample = z;
+                sample.head(m)       = o.q_static + o.V * p;
+                sample.segment(m, m) = o.V * r;
+                recorder->states.push_back(sample);
+                ++recorder->next;
+              }
+          if (with_jacobian)
+            {
+              // z ↦ (q_s ξ0 + V(a∘P + b∘R), V(c∘P + d∘R), ξ), P = Vᵀ(q − q_s ξ0), R = Vᵀ q̇, on
+              // every column of [J | ∂z/∂α]; then ∂/∂α of the stretch itself.
+              const Transitions phi = transitions(o.lambda, alpha, length, true);
+              const Matrix      P   = o.V.transpose() * (tangent.topRows(m) - o.q_static * tangent.row(2 * m));
+              const Matrix      R   = o.V.transpose() * tangent.middleRows(m, m);
+              tangent.topRows(m) = o.q_static * tangent.row(2 * m) +
+                                   o.V * (phi.a.asDiagonal() * P + phi.b.asDiagonal() * R);
+              tangent.middleRows(m, m) = o.V * (phi.c.asDiagonal() * P + phi.d.asDiagonal() * R);
+              tangent.col(nz).head(m) += o.V * (phi.da.cwiseProduct(p0) + phi.db.cwiseProduct(r0));
+              tangent.col(nz).segment(m, m) += o.V * (phi.dc.cwiseProduct(p0) + phi.dd.cwiseProduct(r0));
+            }
+          z.head(m)       = o.q_static + o.V * p_end;
+          z.segment(m, m) = o.V * r_end;
+          if (contact < 0)
+            break;
+          t += length;
+          if (++n_events > settings.max_events)
+            throw std::runtime_error("more than " + std::to_string(settings.max_events) +
+                                     " contact switches in one period");
+          const auto i = static_cast<unsigned int>(contact);
+          closed[i]    = !closed[i];
+          result.events.push_back({closed[i] ? OrbitEvent::Kind::sticking_start : OrbitEvent::Kind::separation, t, i, 0.0});
+        }
+      if (recorder)
+        while (recorder->next < recorder->times.size())
+          recorder->states.push_back(z), ++recorder->next;
+
+      result.x           = z.head(2 * m);
+      result.evaluations = 1;
+      if (with_jacobian)
+        {
+          result.jacobian    = tangent.topLeftCorner(2 * m, 2 * m);
+          result.d_unfolding = tangent.col(nz).head(2 * m);
+          result.d_period    = (make_mode(closed, alpha).A * z).head(2 * m);
+        }
+      return result;
+    }
+
     // The flow from z0 over [0, T]; fills the result (events, gaps) and, when asked, the
     // Jacobian and the samples.
     FlowResult run(const Vector &x0, double period, double alpha, bool with_jacobian,
                    Recorder *recorder) const
     {
+      if (uses_oscillators())
+        return run_oscillators(x0, period, alpha, with_jacobian, recorder);
       FlowResult result;
       Vector     z = initial_z(x0);
       ClosedSet  closed(B.rows(), false);

@@ -41,6 +41,11 @@ namespace vibroimpact::periodic
     // spring of the condensed stiffness on the other DoFs: no impacts, no restitution law, energy
     // conserved, the flow continuous across contact switches (doc/periodic.md §6).
     bool                massless_contact_nodes = false;
+    // With massless contact nodes, no damping and no harmonic load, each closed set's flow is a
+    // set of uncoupled oscillators about its equilibrium (doc/periodic.md §6): a scan step costs
+    // O(m) and the Jacobian O(m² n) per contact switch, not dense exponentials. false: the dense
+    // exponentials as for every other model (kept to check the closed forms against).
+    bool                uncoupled_oscillators = true;
     unsigned int        samples_per_period = 24;   // event scan per shortest period
     unsigned int        max_events         = 100000;
   };
