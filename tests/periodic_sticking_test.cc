@@ -323,6 +323,54 @@ TEST(PeriodicSticking, MasslessNodeOscillatorsAgreeWithTheDenseExponentials)
   EXPECT_NEAR(a.min_gap, b.min_gap, 1e-9);
 }
 
+// The FE response from the continuum orbit's state (at rest, uniform strain, E = 4 E_g) converges to
+// that orbit over one period as the mesh is refined, at the rates the fronts' dispersion allows
+// (doc/periodic.md, "Why a finite-element rod approaches this backbone slowly"): the end closes on
+// the stop as h (the compressive front's arrival), opens as h^(2/3) (the Airy spreading of the
+// tensile front that releases it), and the state returns as h^(1/3) in the energy norm (the energy
+// left in the fronts' dispersive tails).
+TEST(PeriodicSticking, MasslessRodResponseConvergesToTheContinuumOrbit)
+{
+  periodic::Rod       rod;
+  const double        energy  = 4 * periodic::rod_backbone_grazing_energy(rod);
+  const auto          exact   = periodic::rod_first_nonsmooth_mode(rod, energy);
+  const double        closing = exact.period - 2 * rod.length / rod.wave_speed, opening = closing + exact.contact_duration;
+  std::vector<double> closing_errors, opening_errors, state_errors;
+  const std::vector<unsigned int> meshes{10, 20, 40, 80, 160, 320, 640};
+  for (const unsigned int elements : meshes)
+    {
+      const MasslessRod fe(elements);
+      const Vector      x0     = uniform_strain_at_rest(fe.flow, energy);
+      const auto        result = fe.flow.flow(x0, exact.period, 0.0, false);
+      ASSERT_EQ(result.events.size(), 2u) << elements << " elements";
+      EXPECT_EQ(result.events[0].kind, periodic::OrbitEvent::Kind::sticking_start);
+      EXPECT_EQ(result.events[1].kind, periodic::OrbitEvent::Kind::separation);
+      closing_errors.push_back(std::abs(result.events[0].time - closing));
+      opening_errors.push_back(std::abs(result.events[1].time - opening));
+      const auto  &projection = fe.flow.projection();
+      const Vector d          = result.x - x0;
+      const auto   m          = projection.size();
+      state_errors.push_back(
+        std::sqrt((projection.kinetic_energy(d.tail(m)) + projection.potential_energy(d.head(m))) / energy));
+      std::cerr << elements << " elements: closes at " << result.events[0].time << " (continuum " << closing
+                << "), opens at " << result.events[1].time << " (" << opening << "), state after one period "
+                << state_errors.back() << " (energy norm, relative)\n";
+    }
+  const auto rate = [&](const std::vector<double> &e, std::size_t from, std::size_t to) {
+    return std::log(e[from] / e[to]) / std::log(double(meshes[to]) / meshes[from]);
+  };
+  std::cerr << "observed rates 40 -> 320 elements: closing " << rate(closing_errors, 2, 5) << ", opening "
+            << rate(opening_errors, 2, 5) << "; state 80 -> 320: " << rate(state_errors, 3, 5) << ", 320 -> 640: "
+            << rate(state_errors, 5, 6) << "\n";
+  EXPECT_NEAR(rate(closing_errors, 2, 5), 1.0, 0.1);
+  EXPECT_NEAR(rate(opening_errors, 2, 5), 2.0 / 3.0, 0.1);
+  for (std::size_t k = 3; k < meshes.size(); ++k) // (10 elements are too coarse for a trend)
+    EXPECT_LT(state_errors[k], state_errors[k - 1]);
+  EXPECT_GT(rate(state_errors, 3, 5), 0.15);
+  EXPECT_NEAR(rate(state_errors, 5, 6), 1.0 / 3.0, 0.1);
+  EXPECT_LT(opening_errors.back(), 0.003 * exact.period);
+}
+
 // The continuum's first nonsmooth mode (closed form) as a Newton start on the massless-node FE rod:
 // at 10 and 20 elements Newton finds an FE orbit with one contact phase whose period is within
 // 0.5 % of the closed form's, and which repeats itself over ten periods.
