@@ -55,6 +55,53 @@ TEST(PeriodicShooting, EventDrivenJacobianMatchesFiniteDifferencesThroughImpacts
   EXPECT_LT((result.d_unfolding - fd_a).norm(), 1e-6 * fd_a.norm());
 }
 
+// Free flight by the modes' closed-form transitions (doc/periodic.md §1) gives the flow, its
+// impacts and its Jacobian that the dense exponentials give, with modal damping, a constant load
+// and α ≠ 0 (a damped trial of Newton's), through impacts, an inelastic one that sticks and its
+// release: the chain with e = 0, pressed toward its stop by a constant force on m2.
+TEST(PeriodicShooting, FreeFlightClosedFormsAgreeWithTheDenseExponentials)
+{
+  auto description                    = test_cases::two_dof_chain();
+  description.contacts[0].restitution = 0.0;
+  auto model                          = structure::build_model(description);
+  model::LoadTerm push;
+  push.name           = "push";
+  push.spatial        = Vector::Zero(model.n_dofs());
+  push.spatial[1]     = 0.05; // toward the stop at q2 = g
+  push.time.amplitude = 1.0;
+  model.loads.push_back(push);
+  periodic::LinearImpactFlowSettings closed_forms;
+  closed_forms.damping_ratios = {0.02, 0.05};
+  auto dense                  = closed_forms;
+  dense.uncoupled_oscillators = false;
+  const periodic::LinearImpactFlow a_flow(model, closed_forms), b_flow(model, dense);
+  const Vector x0 = a_flow.linear_mode_state(1, 3.0 * a_flow.grazing_energy(1));
+  const double T = 2.5 * a_flow.linear_period(1), alpha = 0.01;
+  const auto   a = a_flow.flow(x0, T, alpha, true), b = b_flow.flow(x0, T, alpha, true);
+  ASSERT_EQ(a.events.size(), b.events.size());
+  bool impact = false, sticking = false, release = false;
+  for (std::size_t k = 0; k < a.events.size(); ++k)
+    {
+      EXPECT_EQ(a.events[k].kind, b.events[k].kind);
+      EXPECT_NEAR(a.events[k].time, b.events[k].time, 1e-10 * T);
+      impact |= a.events[k].kind == periodic::OrbitEvent::Kind::impact;
+      sticking |= a.events[k].kind == periodic::OrbitEvent::Kind::sticking_start;
+      release |= a.events[k].kind == periodic::OrbitEvent::Kind::separation;
+    }
+  std::string kinds;
+  for (const auto &e : a.events)
+    kinds += std::to_string(int(e.kind)) + "@" + std::to_string(e.time) + " ";
+  EXPECT_TRUE(impact && sticking && release) << kinds;
+  EXPECT_LT((a.x - b.x).norm(), 1e-9 * x0.norm());
+  EXPECT_LT((a.jacobian - b.jacobian).norm(), 1e-8 * b.jacobian.norm());
+  EXPECT_LT((a.d_unfolding - b.d_unfolding).norm(), 1e-8 * b.d_unfolding.norm());
+  EXPECT_LT((a.d_period - b.d_period).norm(), 1e-9 * b.d_period.norm());
+  // And sampling: the same states at the same times.
+  const auto sa = a_flow.sample(x0, T, 50), sb = b_flow.sample(x0, T, 50);
+  for (std::size_t k = 0; k < sa.displacement.size(); ++k)
+    EXPECT_LT((sa.displacement[k] - sb.displacement[k]).norm(), 1e-9) << "sample " << k;
+}
+
 // The e = 1 family leaving the first linear mode: every point converged below the tolerance,
 // α = 0, energy conserved, the trivial multiplier 1 twice, and periodic over ten periods.
 TEST(PeriodicShooting, ElasticFamilyOfTheTwoDofChainIsPeriodicOverTenPeriods)

@@ -443,26 +443,32 @@ namespace vibroimpact::periodic
       return oscillators_cache.emplace(closed, std::move(o)).first->second;
     }
 
-    // The transition [[a, b], [c, d]] of p̈ + α ṗ + λ p = 0 over τ for every oscillator, and with
-    // `derivative` its ∂/∂α = ½ ∂/∂μ (μ = α/2, ω² = λ − μ², ∂ω/∂μ = −μ/ω).
+    // The transition [[a, b], [c, d]] of p̈ + c_j ṗ + λ_j p = 0 over τ for every oscillator j
+    // (c_j = its own damping + α), and with `derivative` its ∂/∂α = ½ ∂/∂μ (μ = c_j/2,
+    // ω² = λ − μ², ∂ω/∂μ = −μ/ω).
     struct Transitions
     {
       Vector a, b, c, d, da, db, dc, dd;
     };
 
-    static Transitions transitions(const Vector &lambda, const double alpha, const double tau, const bool derivative)
+    static bool underdamped(const Vector &lambda, const Vector &damping)
+    {
+      return (lambda - 0.25 * damping.cwiseAbs2()).minCoeff() > 0;
+    }
+
+    static Transitions transitions(const Vector &lambda, const Vector &damping, const double tau, const bool derivative)
     {
       const Eigen::Index n = lambda.size();
       Transitions        t;
       t.a.resize(n), t.b.resize(n), t.c.resize(n), t.d.resize(n);
       if (derivative)
         t.da.resize(n), t.db.resize(n), t.dc.resize(n), t.dd.resize(n);
-      const double mu = 0.5 * alpha;
       for (Eigen::Index j = 0; j < n; ++j)
         {
+          const double mu = 0.5 * damping[j];
           const double w2 = lambda[j] - mu * mu;
           if (!(w2 > 0))
-            throw std::runtime_error("the unfolding damping " + std::to_string(alpha) +
+            throw std::runtime_error("the unfolding damping " + std::to_string(damping[j]) +
                                      " overdamps an oscillator (Newton far from any orbit)");
           const double w = std::sqrt(w2), e = std::exp(-mu * tau);
           const double C = std::cos(w * tau), S = std::sin(w * tau), sw = S / w;
@@ -534,16 +540,17 @@ namespace vibroimpact::periodic
 
           // Scan whole steps from (p_a, r_a) at τ_a until a switch or the period's end.
           const double      remaining = period - t;
-          const Transitions step      = transitions(o.lambda, alpha, delta, false);
+          const Vector      damping   = Vector::Constant(o.lambda.size(), alpha);
+          const Transitions step      = transitions(o.lambda, damping, delta, false);
           Vector            p_a = p0, r_a = r0, p_b, r_b;
           double            tau_a = 0.0, s_event = infinity;
           int               contact = -1;
           while (tau_a < remaining)
             {
               const double dt = std::min(delta, remaining - tau_a);
-              advance(dt == delta ? step : transitions(o.lambda, alpha, dt, false), p_a, r_a, p_b, r_b);
+              advance(dt == delta ? step : transitions(o.lambda, damping, dt, false), p_a, r_a, p_b, r_b);
               const auto at = [&](double s, Vector &p, Vector &r) {
-                advance(transitions(o.lambda, alpha, s, false), p_a, r_a, p, r);
+                advance(transitions(o.lambda, damping, s, false), p_a, r_a, p, r);
               };
               for (unsigned int i = 0; i < n_contacts; ++i)
                 {
@@ -602,7 +609,7 @@ namespace vibroimpact::periodic
               {
                 const double s = std::min(recorder->times[recorder->next] - t, length);
                 Vector       p, r;
-                advance(transitions(o.lambda, alpha, s, false), p0, r0, p, r);
+                advance(transitions(o.lambda, damping, s, false), p0, r0, p, r);
                 Vector sample = z;
                 sample.head(m)       = o.q_static + o.V * p;
                 sample.segment(m, m) = o.V * r;
@@ -613,7 +620,7 @@ namespace vibroimpact::periodic
             {
               // z ↦ (q_s ξ0 + V(a∘P + b∘R), V(c∘P + d∘R), ξ), P = Vᵀ(q − q_s ξ0), R = Vᵀ q̇, on
               // every column of [J | ∂z/∂α]; then ∂/∂α of the stretch itself.
-              const Transitions phi = transitions(o.lambda, alpha, length, true);
+              const Transitions phi = transitions(o.lambda, damping, length, true);
               const Matrix      P   = o.V.transpose() * (tangent.topRows(m) - o.q_static * tangent.row(2 * m));
               const Matrix      R   = o.V.transpose() * tangent.middleRows(m, m);
               tangent.topRows(m) = o.q_static * tangent.row(2 * m) +
@@ -695,6 +702,46 @@ namespace vibroimpact::periodic
           }
         pending_steps = 0;
       };
+      // Free flight without harmonic load: the modal coordinates are already uncoupled oscillators
+      // p̈ + (d_j + α) ṗ + ω_j² p = g_j (g the constant load) about q_s = g/ω², so a step is their
+      // closed-form transition (O(m)) and J takes one transition per stretch between events
+      // (O(m n)), as in run_oscillators with V = I; no exponential is formed for the free set.
+      const Vector lambda_free  = omega.cwiseAbs2();
+      const Vector damping_free = (D.array() + alpha).matrix();
+      const bool   free_closed_forms = settings.uncoupled_oscillators && !harmonic && omega.minCoeff() > 0 &&
+                                       underdamped(lambda_free, damping_free);
+      const Vector static_free = n_forcing > 0 ? Vector(G.col(0).cwiseQuotient(lambda_free)) : Vector::Zero(m);
+      const auto   oscillating = [&](const ClosedSet &set) {
+        return free_closed_forms && std::none_of(set.begin(), set.end(), [](bool c) { return c; });
+      };
+      // z ↦ (q_s ξ0 + a∘(q − q_s ξ0) + b∘q̇, c∘(q − q_s ξ0) + d∘q̇, ξ) on the columns of X.
+      const auto transit = [&](const Transitions &phi, auto &X) {
+        const Matrix xi = n_forcing > 0 ? Matrix(X.row(2 * m)) : Matrix::Zero(1, X.cols());
+        const Matrix P  = X.topRows(m) - static_free * xi, R = X.middleRows(m, m);
+        X.topRows(m)       = static_free * xi + phi.a.asDiagonal() * P + phi.b.asDiagonal() * R;
+        X.middleRows(m, m) = phi.c.asDiagonal() * P + phi.d.asDiagonal() * R;
+      };
+      const auto propagate = [&](const double tau, const Vector &z0) {
+        Vector z1 = z0;
+        transit(transitions(lambda_free, damping_free, tau, false), z1);
+        return z1;
+      };
+      Transitions free_step;
+      double      stretch = 0.0; // free flight since the last event, not yet in J
+      Vector      stretch_start;
+      const auto  flush_stretch = [&]() {
+        if (stretch == 0.0)
+          return;
+        const Transitions phi = transitions(lambda_free, damping_free, stretch, true);
+        transit(phi, J);
+        transit(phi, j_alpha);
+        const double xi = n_forcing > 0 ? stretch_start[2 * m] : 1.0;
+        const Vector p0 = stretch_start.head(m) - static_free * xi, r0 = stretch_start.segment(m, m);
+        j_alpha.head(m) += phi.da.cwiseProduct(p0) + phi.db.cwiseProduct(r0);
+        j_alpha.segment(m, m) += phi.dc.cwiseProduct(p0) + phi.dd.cwiseProduct(r0);
+        stretch = 0.0;
+      };
+
       const double delta = scan_step();
       double       t     = 0.0;
       std::vector<double> last_impact(B.rows(), -infinity);
@@ -705,7 +752,7 @@ namespace vibroimpact::periodic
         while (recorder->next < recorder->times.size() && recorder->times[recorder->next] <= t_end)
           {
             const double tau = recorder->times[recorder->next] - t_start;
-            recorder->states.push_back((mode.A * tau).exp() * z_start);
+            recorder->states.push_back(oscillating(closed) ? propagate(tau, z_start) : Vector((mode.A * tau).exp() * z_start));
             ++recorder->next;
           }
       };
@@ -713,17 +760,28 @@ namespace vibroimpact::periodic
       while (t < period)
         {
           Mode        &mode = mode_of(closed);
+          const bool   in_free_flight = oscillating(closed);
           const double dt   = std::min(delta, period - t);
-          Matrix       E;
-          if (dt == delta && mode.step_length == delta)
-            E = mode.step;
+          Vector       z1;
+          if (in_free_flight)
+            {
+              if (free_step.a.size() == 0)
+                free_step = transitions(lambda_free, damping_free, delta, false);
+              z1 = z;
+              transit(dt == delta ? free_step : transitions(lambda_free, damping_free, dt, false), z1);
+            }
           else
             {
-              E = (mode.A * dt).exp();
-              if (dt == delta)
-                mode.step = E, mode.step_length = delta;
+              if (dt != delta || mode.step_length != delta)
+                {
+                  const Matrix E = (mode.A * dt).exp();
+                  if (dt == delta)
+                    mode.step = E, mode.step_length = delta;
+                  z1 = E * z;
+                }
+              else
+                z1 = mode.step * z;
             }
-          const Vector z1 = E * z;
 
           // The earliest event in (0, dt].
           double       tau_event = infinity;
@@ -734,6 +792,8 @@ namespace vibroimpact::periodic
           // instead of an exponential at every evaluation; the exponential when it does not converge.
           std::vector<Vector> taylor;
           const auto          z_at = [&](double tau) -> Vector {
+            if (in_free_flight)
+              return propagate(tau, z);
             if (taylor.empty())
               {
                 taylor.push_back(z);
@@ -830,7 +890,16 @@ namespace vibroimpact::periodic
 
           const double tau = contact < 0 ? dt : tau_event;
           Vector       z_end;
-          if (with_jacobian && contact < 0 && dt == delta)
+          if (with_jacobian && in_free_flight)
+            {
+              if (stretch == 0.0)
+                stretch_start = z;
+              stretch += tau;
+              z_end = contact < 0 ? z1 : z_at(tau);
+              if (contact >= 0)
+                flush_stretch(); // before the event's saltation
+            }
+          else if (with_jacobian && contact < 0 && dt == delta)
             {
               // A whole scan step: ∂/∂α by two products with the vector; J waits (flush_steps).
               if (mode.step_extended.size() == 0)
@@ -944,7 +1013,7 @@ namespace vibroimpact::periodic
           closed = next;
         }
       if (with_jacobian)
-        flush_steps(mode_of(closed));
+        flush_steps(mode_of(closed)), flush_stretch();
       if (recorder)
         while (recorder->next < recorder->times.size())
           recorder->states.push_back(z), ++recorder->next;
