@@ -661,7 +661,9 @@ namespace vibroimpact::periodic
     FlowResult run(const Vector &x0, double period, double alpha, bool with_jacobian,
                    Recorder *recorder) const
     {
-      if (uses_oscillators())
+      // (Every closed set's frequencies are at least the free ones: α that leaves those
+      // underdamped leaves all of them so.)
+      if (uses_oscillators() && 0.25 * alpha * alpha < omega.minCoeff() * omega.minCoeff())
         return run_oscillators(x0, period, alpha, with_jacobian, recorder);
       FlowResult result;
       Vector     z = initial_z(x0);
