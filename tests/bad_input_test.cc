@@ -488,6 +488,8 @@ TEST_F(BadInput, ContinuationCasesThatCannotRun)
   rejected(chain, "-s 'Continuation/Start=initial state'", "Continuation/Start period", "period guess");
   rejected(chain, "-s 'Continuation/Massless contact nodes=true' -s 'Continuation/Flow map=moreau-jean'",
            "Continuation/Massless contact nodes", "event-driven");
+  rejected(chain, "-s 'Continuation/Massless contact nodes=true' -s 'Contact stop/Other body=m1'",
+           "Continuation/Massless contact nodes", "more than one DoF");
 
   const auto result = run_cli("continue " + write_case(chain) + " -s 'Continuation/Maximum points=12'");
   EXPECT_EQ(result.exit_code, 0) << result.error;

@@ -49,7 +49,11 @@ namespace vibroimpact::app
         }
       catch (const std::invalid_argument &e)
         {
-          throw io::InputError(c.filename, "Continuation/Flow map", e.what());
+          // The condensation's refusals (their text starts with the parameter's name) belong to it.
+          const std::string prefix = "massless contact nodes: ", what = e.what();
+          if (what.rfind(prefix, 0) == 0)
+            throw io::InputError(c.filename, "Continuation/Massless contact nodes", what.substr(prefix.size()));
+          throw io::InputError(c.filename, "Continuation/Flow map", what);
         }
     }
 
@@ -151,10 +155,7 @@ namespace vibroimpact::app
             branch = periodic::continue_forced_response(flow, settings, {}, progress);
           else if (cc.start == periodic::StartKind::initial_state)
             {
-              const periodic::Vector x0 = flow.initial_state();
-              if (!std::isfinite(cc.settings.max_energy))
-                settings.max_energy = 100 * flow.energy(x0);
-              branch = periodic::continue_free_family(flow, settings, x0, cc.start_period, progress);
+              branch = periodic::continue_free_family(flow, settings, flow.initial_state(), cc.start_period, progress);
             }
           else if (cc.start != periodic::StartKind::linear_mode)
             {
