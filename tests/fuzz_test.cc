@@ -8,6 +8,7 @@
 // never another exception, a crash or a hang. A seeded sample of the cases also goes through the
 // program itself, which must exit 0, 1 or 2 accordingly, write one line on 2, and leave no
 // output folder on a non-zero exit.
+#include <vibroimpact/integrators/run_bounds.h>
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/structure/model_builder.h>
@@ -104,7 +105,7 @@ namespace
         const auto          model = structure::build_model(c.description);
         auto                control = c.run;
         control.frame_interval      = 0;
-        c.solver().check(model, control, c.filename);
+        integrators::check_run(c.solver(), model, control, c.filename);
         const auto history = integrators::run_to_history(c.solver(), model, control);
         for (const std::string column : {"kinetic_energy", "potential_energy"})
           for (const double x : history.column(column))
@@ -159,12 +160,16 @@ namespace
     std::string file;
     std::vector<std::string> overrides;
     std::string description;
+    std::string value;
   };
 } // namespace
 
 TEST(Fuzz, EveryNumericFieldOfEveryExampleMutated)
 {
-  const std::vector<std::string> bad_values = {"-1", "0", "nan", "inf", "1e308", "abc"};
+  // Issue 23's classes: signs, zero, non-finite, huge and tiny magnitudes, empty, text, a
+  // decimal comma.
+  const std::vector<std::string> bad_values = {"-1",     "0",  "nan", "inf", "1e308", "abc",
+                                               "-1e300", "1e-300", "",  "1,5", "1e20"};
   std::vector<Mutation>          mutations;
   for (const auto &file : examples())
     {
@@ -173,7 +178,7 @@ TEST(Fuzz, EveryNumericFieldOfEveryExampleMutated)
         if (numeric(entry.value))
           for (const auto &value : bad_values)
             {
-              Mutation m{file, {}, file + ": " + entry.path + " = " + value};
+              Mutation m{file, {}, file + ": " + entry.path + " = " + value, value};
               for (const auto &o : base)
                 if (o.rfind(entry.path + "=", 0) != 0)
                   m.overrides.push_back(o);
@@ -185,6 +190,7 @@ TEST(Fuzz, EveryNumericFieldOfEveryExampleMutated)
 
   const auto start = std::chrono::steady_clock::now();
   std::map<Outcome, unsigned int> counts;
+  std::map<std::string, std::map<Outcome, unsigned int>> per_value;
   for (const auto &m : mutations)
     {
       Result result;
@@ -198,6 +204,7 @@ TEST(Fuzz, EveryNumericFieldOfEveryExampleMutated)
           continue;
         }
       ++counts[result.outcome];
+      ++per_value[m.value][result.outcome];
       if (std::getenv("VIBROIMPACT_FUZZ_LOG"))
         std::cerr << "fuzz-case " << int(result.outcome) << " | " << m.description << " | " << result.message << "\n";
       if (result.outcome == Outcome::bad_input)
@@ -216,6 +223,10 @@ TEST(Fuzz, EveryNumericFieldOfEveryExampleMutated)
   std::cout << "fuzz: " << mutations.size() << " numeric mutations in " << seconds << " s: "
             << counts[Outcome::success] << " ran, " << counts[Outcome::bad_input] << " rejected as bad input, "
             << counts[Outcome::numerical_failure] << " numerical failures\n";
+  for (auto &[value, outcomes] : per_value)
+    std::cout << "fuzz: value '" << value << "': " << outcomes[Outcome::success] << " ran, "
+              << outcomes[Outcome::bad_input] << " bad input, " << outcomes[Outcome::numerical_failure]
+              << " numerical failures\n";
 }
 
 TEST(Fuzz, EveryKeyAndSubsectionMisspeltIsRejected)

@@ -3,7 +3,9 @@
 // the differences of every run from the reference run in comparison.txt and impacts_<run>.csv,
 // and overlay plots of the contact gaps and the total energy of all runs; with clearance supports,
 // every run's statistics.csv (and plots) in its folder and support_statistics.csv side by side.
+#include <vibroimpact/integrators/run_bounds.h>
 #include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/write_error.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/structure/model_builder.h>
@@ -14,6 +16,7 @@
 #include "verbs.h"
 
 #include <deque>
+#include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -42,7 +45,7 @@ namespace vibroimpact::app
         CaseFile rc    = read_run(c, run);
         auto     model = structure::build_model(rc.description);
         rc.run.quiet   = options.quiet;
-        rc.solver().check(model, rc.run, rc.filename);
+        integrators::check_run(rc.solver(), model, rc.run, rc.filename);
         prepared.push_back(Prepared{std::move(rc), std::move(model)});
       }
 
@@ -85,7 +88,7 @@ namespace vibroimpact::app
     std::size_t r = 0;
     while (names[r] != reference)
       ++r;
-    std::ofstream report(out / "comparison.txt");
+    std::ostringstream report;
     for (std::size_t k = 0; k < names.size(); ++k)
       {
         if (k == r)
@@ -97,7 +100,7 @@ namespace vibroimpact::app
           studies::write_report(std::cout, difference);
         studies::write_matches_csv(out / ("impacts_" + names[k] + ".csv"), difference);
       }
-    report.close();
+    io::write_file(out / "comparison.txt", report.str());
     for (const auto &contact : histories[r].contact_names())
       studies::plot_overlay(out.staging(), names, "gap_" + contact, "gap of contact " + contact);
     studies::plot_overlay(out.staging(), names, "total_energy", "total energy");

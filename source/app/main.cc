@@ -14,50 +14,106 @@
 // (`simulate` then leaves its results up to that time, marked INTERRUPTED; the others nothing).
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/interrupt.h>
+#include <vibroimpact/io/write_error.h>
 
 #include <CLI/CLI.hpp>
 
 #include "verbs.h"
 
+#include <functional>
 #include <iostream>
+#include <vector>
+
+namespace
+{
+  using namespace vibroimpact;
+
+  // One verb: its name, its help line, and what runs it.
+  struct Verb
+  {
+    const char                                                           *name;
+    const char                                                           *help;
+    std::function<int(const app::CommonOptions &, int &argc, char **&argv)> run;
+  };
+
+  const std::vector<Verb> &verbs()
+  {
+    static const std::vector<Verb> table{
+      {"modes", "natural frequencies and mode shapes",
+       [](const app::CommonOptions &o, int &, char **&) { return app::run_modes(o); }},
+      {"simulate", "time history by the solver of Simulation/Solver (default: Moreau–Jean with Siconos LCPs)",
+       [](const app::CommonOptions &o, int &, char **&) { return app::run_simulate(o); }},
+      {"compare", "the case's runs (subsection Run <name>: any solver, own overrides) against a reference run",
+       [](const app::CommonOptions &o, int &, char **&) { return app::run_compare(o); }},
+      {"sweep", "Poincaré sections over one swept parameter (bifurcation diagram); runs on MPI ranks",
+       [](const app::CommonOptions &o, int &argc, char **&argv) { return app::run_sweep(o, argc, argv); }},
+      {"converge",
+       "convergence table with observed rates: natural frequencies, or response quantities under mesh, "
+       "time-step or mode refinement",
+       [](const app::CommonOptions &o, int &, char **&) { return app::run_converge(o); }},
+      {"continue",
+       "periodic orbits by shooting and continuation (Trilinos LOCA): branches, Floquet stability, "
+       "frequency-energy plot",
+       [](const app::CommonOptions &o, int &argc, char **&argv) { return app::run_continue(o, argc, argv); }},
+    };
+    return table;
+  }
+
+  void add_common_options(CLI::App *verb, app::CommonOptions &options)
+  {
+    verb->add_option("case", options.case_file, "parameter file (.prm or .json)")->required();
+    verb->add_option("-o,--output", options.output, "output folder (default: output/<Model/Name>)");
+    verb->add_option("-s,--set", options.overrides, "override one parameter: 'Section/Sub/Name=value' (repeatable)");
+    verb->add_flag("-q,--quiet", options.quiet,
+                   "print nothing but errors and warnings (no progress bar, timing, table or summary)");
+  }
+
+  // The verb chosen and run; every failure becomes its exit code and one line.
+  int run_verb(const std::function<int()> &verb)
+  {
+    io::install_interrupt_handlers();
+    try
+      {
+        return verb();
+      }
+    catch (const io::InputError &e)
+      {
+        std::cerr << "vibroimpact: error: " << e.what() << "\n";
+        return io::exit_bad_input;
+      }
+    catch (const io::Interrupted &e)
+      {
+        std::cerr << "vibroimpact: " << e.what() << "\n";
+        return io::exit_code_of(e);
+      }
+    catch (const io::WriteError &e)
+      {
+        std::cerr << "vibroimpact: error: " << e.what()
+                  << " (nothing committed: the output folder keeps what it held before)\n";
+        return io::exit_numerical_failure;
+      }
+    catch (const std::exception &e)
+      {
+        std::cerr << "vibroimpact: numerical failure: " << e.what() << "\n";
+        return io::exit_numerical_failure;
+      }
+  }
+} // namespace
 
 int main(int argc, char **argv)
 {
-  using namespace vibroimpact;
   CLI::App program{"vibroimpact: finite elements for beams, rods and supports that hit obstacles "
                    "or each other"};
   program.require_subcommand(1);
   program.set_version_flag("--version", "vibroimpact " VIBROIMPACT_VERSION);
 
-  app::CommonOptions options;
-  const auto add_common = [&options](CLI::App *verb) {
-    verb->add_option("case", options.case_file, "parameter file (.prm or .json)")->required();
-    verb->add_option("-o,--output", options.output, "output folder (default: output/<Model/Name>)");
-    verb->add_option("-s,--set", options.overrides,
-                     "override one parameter: 'Section/Sub/Name=value' (repeatable)");
-    verb->add_flag("-q,--quiet", options.quiet,
-                   "print nothing but errors and warnings (no progress bar, timing, table or summary)");
-  };
-
-  CLI::App *modes = program.add_subcommand("modes", "natural frequencies and mode shapes");
-  add_common(modes);
-  CLI::App *simulate = program.add_subcommand(
-    "simulate", "time history by the solver of Simulation/Solver (default: Moreau–Jean with Siconos LCPs)");
-  add_common(simulate);
-  CLI::App *compare = program.add_subcommand(
-    "compare", "the case's runs (subsection Run <name>: any solver, own overrides) against a reference run");
-  add_common(compare);
-  CLI::App *sweep = program.add_subcommand(
-    "sweep", "Poincaré sections over one swept parameter (bifurcation diagram); runs on MPI ranks");
-  add_common(sweep);
-  CLI::App *converge =
-    program.add_subcommand("converge", "convergence table with observed rates: natural frequencies, or response "
-                                       "quantities under mesh, time-step or mode refinement");
-  add_common(converge);
-  CLI::App *continuation = program.add_subcommand(
-    "continue", "periodic orbits by shooting and continuation (Trilinos LOCA): branches, Floquet stability, "
-                "frequency-energy plot");
-  add_common(continuation);
+  app::CommonOptions     options;
+  std::vector<CLI::App *> commands;
+  for (const auto &verb : verbs())
+    {
+      commands.push_back(program.add_subcommand(verb.name, verb.help));
+      add_common_options(commands.back(), options);
+    }
   std::string verb_for_parameters;
   CLI::App   *parameters =
     program.add_subcommand("parameters", "print every parameter with its default and documentation");
@@ -89,38 +145,10 @@ int main(int argc, char **argv)
       return io::exit_bad_input;
     }
 
-  io::install_interrupt_handlers();
-  try
-    {
-      if (*modes)
-        return app::run_modes(options);
-      if (*simulate)
-        return app::run_simulate(options);
-      if (*converge)
-        return app::run_converge(options);
-      if (*compare)
-        return app::run_compare(options);
-      if (*continuation)
-        return app::run_continue(options, argc, argv);
-      if (*sweep)
-        return app::run_sweep(options, argc, argv);
-      if (*parameters)
-        return app::print_parameters(verb_for_parameters);
-    }
-  catch (const io::InputError &e)
-    {
-      std::cerr << "vibroimpact: error: " << e.what() << "\n";
-      return io::exit_bad_input;
-    }
-  catch (const io::Interrupted &e)
-    {
-      std::cerr << "vibroimpact: " << e.what() << "\n";
-      return io::exit_code_of(e);
-    }
-  catch (const std::exception &e)
-    {
-      std::cerr << "vibroimpact: numerical failure: " << e.what() << "\n";
-      return io::exit_numerical_failure;
-    }
+  if (*parameters)
+    return run_verb([&] { return app::print_parameters(verb_for_parameters); });
+  for (std::size_t v = 0; v < commands.size(); ++v)
+    if (*commands[v])
+      return run_verb([&] { return verbs()[v].run(options, argc, argv); });
   return io::exit_success;
 }

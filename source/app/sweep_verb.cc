@@ -4,7 +4,9 @@
 // (mpirun -np N), gathered on rank 0, which alone prints and writes. Every value is independent
 // and deterministic, so the output equals the serial run's bit for bit (except the measured wall
 // times and ranks in sweep_summary.csv).
+#include <vibroimpact/integrators/run_bounds.h>
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/write_error.h>
 #include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/progress_bar.h>
@@ -214,7 +216,7 @@ namespace vibroimpact::app
     std::unique_ptr<SweepJob> make_job(const CaseFile &c)
     {
       const auto model = structure::build_model(c.description);
-      c.solver().check(model, c.run, c.filename);
+      integrators::check_run(c.solver(), model, c.run, c.filename);
       if (c.sweep.parameter != studies::SweptParameter::seed)
         return std::make_unique<PoincareJob>(std::make_unique<studies::ParameterSweep>(model, c.sweep, c.solver()));
       studies::EnsembleSettings settings;
@@ -315,10 +317,7 @@ namespace vibroimpact::app
       if (!f.empty())
         throw std::runtime_error("sweep: " + f);
     const std::string summary = job->write(shares, out->staging(), n_ranks, total_wall);
-    {
-      std::ofstream text(out->staging() / "sweep.txt");
-      text << summary;
-    }
+    io::write_file(out->staging() / "sweep.txt", summary);
     out->commit();
     if (!options.quiet)
       {

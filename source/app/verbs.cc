@@ -1,5 +1,7 @@
+#include <vibroimpact/integrators/run_bounds.h>
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/write_error.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/progress_bar.h>
@@ -146,7 +148,7 @@ namespace vibroimpact::app
     const auto    &solver = c.solver();
     auto           control = c.run;
     control.quiet          = options.quiet;
-    solver.check(model, control, c.filename);
+    integrators::check_run(solver, model, control, c.filename, output_directory(options, c.description), true);
     if (!model.supports.empty() && !(c.statistics_start < control.final_time))
       throw io::InputError(c.filename, "Statistics/Start time", "must be before Simulation/Final time");
     // A response is not studied here: warn only where round-off reaches 1e-4 of ω₁ (the energy
@@ -174,9 +176,10 @@ namespace vibroimpact::app
         studies::write_support_statistics(out.staging(), model, history, statistics);
       }
     if (interrupted)
-      std::ofstream(out / "INTERRUPTED") << "interrupted by signal " << history.summary.interrupt_signal
-                                         << " at t = " << history.summary.interrupted_at << " of "
-                                         << control.final_time << ": history.csv, events.csv and the frames stop there\n";
+      io::write_file(out / "INTERRUPTED", "interrupted by signal " + std::to_string(history.summary.interrupt_signal) +
+                                            " at t = " + io::CsvWriter::format(history.summary.interrupted_at) +
+                                            " of " + io::CsvWriter::format(control.final_time) +
+                                            ": history.csv, events.csv and the frames stop there\n");
     out.commit(interrupted);
     for (const auto &warning : history.summary.warnings)
       std::cerr << "warning: " << warning << "\n";
@@ -230,14 +233,14 @@ namespace vibroimpact::app
         if (settings.refine == studies::Refinement::modes && !(solver.number_of_modes().value_or(0) > 0))
           throw io::InputError(c.filename, "Convergence/Refine",
                                "solver " + solver.name() + " has no (finite) number of modes to double");
-        solver.check(model, c.run, c.filename);
+        integrators::check_run(solver, model, c.run, c.filename);
         // The reference run, if any, is read with its own overrides and run first.
         std::unique_ptr<integrators::ResponseHistory> reference;
         if (!settings.reference_run.empty())
           {
             const CaseFile rc        = read_run(c, c.find_run(settings.reference_run, "Convergence/Reference run"));
             const auto     ref_model = structure::build_model(rc.description);
-            rc.solver().check(ref_model, rc.run, rc.filename);
+            integrators::check_run(rc.solver(), ref_model, rc.run, rc.filename);
             reference = std::make_unique<integrators::ResponseHistory>(
               integrators::run_to_history(rc.solver(), ref_model, rc.run));
           }
@@ -255,10 +258,7 @@ namespace vibroimpact::app
             throw io::InputError(c.filename, "Convergence/Quantities", e.what());
           }
       }
-    {
-      std::ofstream file(out / "convergence.txt");
-      file << table.str();
-    }
+    io::write_file(out / "convergence.txt", table.str());
     out.commit();
     if (!options.quiet)
       std::cout << table.str();

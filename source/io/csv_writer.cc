@@ -1,5 +1,9 @@
+// CSV tables written with round-trip precision, every write checked.
 #include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/write_error.h>
 
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
@@ -11,14 +15,38 @@ namespace vibroimpact::io
     , out_(file)
   {
     if (!out_)
-      throw std::runtime_error("cannot write " + file.string());
+      throw WriteError(file, errno);
     for (std::size_t i = 0; i < columns_.size(); ++i)
       out_ << (i ? "," : "") << columns_[i];
     out_ << '\n';
+    if (!out_)
+      throw WriteError(file_, errno);
+  }
+
+  CsvWriter::~CsvWriter()
+  {
+    if (!out_.is_open())
+      return;
+    out_.close();
+    if (out_.fail())
+      note_write_failure(file_, errno);
+  }
+
+  void CsvWriter::close()
+  {
+    check_written(out_, file_);
+    out_.close();
+    if (out_.fail())
+      throw WriteError(file_, errno);
   }
 
   std::string CsvWriter::format(const double value)
   {
+    // No value (a grazing gap of an orbit that never nears a contact, a column added after the
+    // first rows) is an empty field: every CSV reader and gnuplot take it as missing, where
+    // "inf" or "nan" would be read as a number by some and refused by others.
+    if (!std::isfinite(value))
+      return "";
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.17g", value);
     return buffer;
@@ -41,5 +69,7 @@ namespace vibroimpact::io
     for (std::size_t i = 0; i < cells.size(); ++i)
       out_ << (i ? "," : "") << cells[i];
     out_ << '\n';
+    if (!out_) // the buffer's last flush failed: the disk is full or a size limit reached
+      throw WriteError(file_, errno);
   }
 } // namespace vibroimpact::io

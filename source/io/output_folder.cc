@@ -1,9 +1,12 @@
+// The staging, locking and committing of one run's output folder (see the header).
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/output_folder.h>
+#include <vibroimpact/io/write_error.h>
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +26,27 @@ namespace vibroimpact::io
     [[noreturn]] void unusable(const fs::path &destination, const std::string &reason)
     {
       throw InputError(destination.string(), "-o", reason);
+    }
+
+    // Writers outside our streams (gnuplot's PNGs) may not report a failed write: a file that
+    // reached the file-size limit, or a file system left full, means one may be cut short.
+    void check_staged_files_whole(const fs::path &staging)
+    {
+      struct rlimit limit;
+      const bool    limited = ::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
+      fs::path      newest;
+      fs::file_time_type newest_time{};
+      for (const auto &entry : fs::directory_iterator(staging))
+        {
+          if (!entry.is_regular_file())
+            continue;
+          if (limited && entry.file_size() >= limit.rlim_cur)
+            throw WriteError(entry.path(), EFBIG);
+          if (newest.empty() || entry.last_write_time() > newest_time)
+            newest = entry.path(), newest_time = entry.last_write_time();
+        }
+      if (!newest.empty() && file_system_full(staging))
+        throw WriteError(newest, ENOSPC);
     }
   } // namespace
 
@@ -51,6 +75,11 @@ namespace vibroimpact::io
     fs::create_directories(staging_, error);
     if (error)
       unusable(destination_, "cannot create the staging folder " + staging_.string() + " (" + error.message() + ")");
+    cleanup_key_ = register_forced_exit_cleanup([staging = staging_, lock_file = lock_file_] {
+      std::error_code ignored;
+      fs::remove_all(staging, ignored);
+      ::unlink(lock_file.c_str());
+    });
   }
 
   void OutputFolder::lock(const fs::path &lock_file)
@@ -107,6 +136,8 @@ namespace vibroimpact::io
 
   OutputFolder::~OutputFolder()
   {
+    if (cleanup_key_ != 0)
+      unregister_forced_exit_cleanup(cleanup_key_);
     std::error_code ignored;
     if (!committed_)
       fs::remove_all(staging_, ignored);
@@ -121,6 +152,9 @@ namespace vibroimpact::io
   {
     if (!partial)
       throw_if_interrupted("before the results were written: nothing written");
+    throw_if_write_failed();
+    check_staged_files_whole(staging_);
+    const auto uninterrupted = hold_forced_exit();
     fs::create_directories(destination_);
     std::set<std::string> written;
     for (const auto &entry : fs::directory_iterator(staging_))
@@ -139,11 +173,11 @@ namespace vibroimpact::io
         fs::remove_all(target);
         fs::rename(staging_ / file, target);
       }
-    std::ofstream manifest(destination_ / manifest_name());
+    std::string manifest;
     for (const auto &file : written)
-      manifest << file << "\n";
-    manifest.close();
+      manifest += file + "\n";
     fs::remove_all(staging_);
+    write_file(destination_ / manifest_name(), manifest);
     committed_ = true;
   }
 } // namespace vibroimpact::io

@@ -7,7 +7,11 @@
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -37,6 +41,36 @@ namespace vibroimpact::io
 
   namespace
   {
+    // No number, expression or list a case needs comes near these; longer input is a mistake (or
+    // an attack: std::regex recurses per character and overflows the stack on 30,000 digits).
+    constexpr std::size_t max_value_length = 4096;
+    constexpr std::size_t max_file_size    = 16u << 20;
+
+    // A case file must be a regular file of sane size: a FIFO would block in open(), a device
+    // (/dev/zero) would be read forever.
+    void check_case_file_kind(const std::string &filename)
+    {
+      struct stat info;
+      if (::stat(filename.c_str(), &info) != 0)
+        throw InputError(filename, "", std::string("cannot open the parameter file (") + std::strerror(errno) + ")");
+      if (S_ISDIR(info.st_mode))
+        throw InputError(filename, "", "is a folder, not a parameter file");
+      if (!S_ISREG(info.st_mode))
+        throw InputError(filename, "", "is not a regular file (a pipe, socket or device): give a .prm or .json file");
+      if (std::size_t(info.st_size) > max_file_size)
+        throw InputError(filename, "",
+                         "is " + std::to_string(info.st_size) + " bytes; a parameter file has at most " +
+                           std::to_string(max_file_size) + " bytes");
+    }
+
+    void check_value_length(const std::string &value, const std::string &file, const std::string &parameter)
+    {
+      if (value.size() > max_value_length)
+        throw InputError(file, parameter,
+                         "a value of " + std::to_string(value.size()) + " characters (at most " +
+                           std::to_string(max_value_length) + ")");
+    }
+
     bool ends_with(const std::string &text, const std::string &suffix)
     {
       return text.size() >= suffix.size() &&
@@ -67,6 +101,8 @@ namespace vibroimpact::io
     {
       static const std::regex in_file(R"(The entry value (.*) for the entry named .* does not match the given pattern:? ?<?\[(.*)\]>?\.?)");
       static const std::regex override_value(R"(The string <(.*)> does not match the given pattern <\[(.*)\]>\.?)");
+      if (message.size() > 2 * max_value_length) // std::regex would recurse too deep
+        return "a value of more than " + std::to_string(max_value_length) + " characters";
       std::smatch match;
       if (!std::regex_search(message, match, in_file) && !std::regex_search(message, match, override_value))
         return message;
@@ -124,6 +160,7 @@ namespace vibroimpact::io
         if (equal == std::string::npos)
           throw InputError("command line", override_text, "an override reads 'Section/Name=value'");
         const auto path = split_list(override_text.substr(0, equal), '/');
+        check_value_length(override_text.substr(equal + 1), "command line", "-s " + override_text.substr(0, equal));
         if (path.size() > 1)
           check_override_instance(path.front(), "-s " + override_text.substr(0, equal));
       }
@@ -185,6 +222,7 @@ namespace vibroimpact::io
 
   void ParameterFile::scan_file()
   {
+    check_case_file_kind(filename_);
     std::ifstream in(filename_);
     if (!in)
       throw InputError(filename_, "", "cannot open the parameter file");
@@ -225,6 +263,7 @@ namespace vibroimpact::io
     std::vector<std::string>            path;
     std::string                         line;
     std::map<std::string, std::size_t>  top_level_lines;
+    std::map<std::string, std::size_t>  entry_lines; // deal.II would let the last of two win
     line_paths_.push_back(""); // lines count from 1
     while (std::getline(in, line))
       {
@@ -234,6 +273,22 @@ namespace vibroimpact::io
         for (const auto &p : path)
           joined += p + "/";
         line_paths_.push_back(joined);
+        const std::string here = filename_ + ":" + std::to_string(line_paths_.size() - 1);
+        if (text.rfind("set ", 0) == 0)
+          {
+            const auto        equal = text.find('=');
+            const std::string name  = joined + trim(text.substr(4, equal == std::string::npos ? std::string::npos : equal - 4));
+            if (equal != std::string::npos)
+              check_value_length(trim(text.substr(equal + 1)), here, name);
+            const auto first = entry_lines.find(name);
+            if (first != entry_lines.end())
+              throw InputError(here, name,
+                               "set a second time (first at line " + std::to_string(first->second) +
+                                 "): keep one");
+            entry_lines.emplace(name, line_paths_.size() - 1);
+          }
+        else
+          check_value_length(text, here, joined);
         if (text.rfind("subsection ", 0) == 0)
           {
             const std::string name = trim(text.substr(11));
@@ -300,7 +355,7 @@ namespace vibroimpact::io
         // closing '>').
         static const std::regex located(R"(Line <(\d+)> of file <[^>:]*>?:? ?(.*))");
         std::smatch match;
-        if (std::regex_search(message, match, located))
+        if (message.size() <= 2 * max_value_length && std::regex_search(message, match, located))
           {
             const unsigned int line = std::stoul(match[1].str());
             throw InputError(filename_ + ":" + match[1].str(),

@@ -1,4 +1,7 @@
+// The deformed structure as VTK XML frames (one .vtu per time, each carrying its time) and their
+// .pvd record; every file is checked after writing (io/write_error.h).
 #include <vibroimpact/io/vtk_writer.h>
+#include <vibroimpact/io/write_error.h>
 
 #include <deal.II/base/data_out_base.h>
 
@@ -14,21 +17,24 @@
 #include <vtkXMLUnstructuredGridWriter.h>
 
 #include <cstdio>
-#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace vibroimpact::io
 {
   namespace
   {
+    // VTK 9.1 frees a wild pointer after a failed write (a full disk, a size limit): it writes
+    // into memory, and the file is written and checked here.
     void write_grid(vtkUnstructuredGrid *grid, const std::filesystem::path &file)
     {
       vtkNew<vtkXMLUnstructuredGridWriter> writer;
-      writer->SetFileName(file.c_str());
+      writer->SetWriteToOutputString(true);
       writer->SetInputData(grid);
       writer->SetDataModeToBinary();
       if (writer->Write() != 1)
-        throw std::runtime_error("VTK could not write " + file.string());
+        throw std::runtime_error("VTK could not form " + file.string());
+      write_file(file, writer->GetOutputString());
     }
 
     vtkNew<vtkDoubleArray> time_array(const double time)
@@ -107,10 +113,9 @@ namespace vibroimpact::io
 
   void VtkSeries::write_record() const
   {
-    std::ofstream out(directory_ / (basename_ + ".pvd"));
-    if (!out)
-      throw std::runtime_error("cannot write " + (directory_ / (basename_ + ".pvd")).string());
-    dealii::DataOutBase::write_pvd_record(out, frames_);
+    std::ostringstream record; // deal.II's writer crashes on a failing stream: give it memory
+    dealii::DataOutBase::write_pvd_record(record, frames_);
+    write_file(directory_ / (basename_ + ".pvd"), record.str());
   }
 
   void write_markers(const std::filesystem::path             &file,

@@ -163,6 +163,9 @@ namespace vibroimpact::model
   {
     if (mass.rows() == 0 || n_modes == 0)
       return ModalBasis{};
+    if (Eigen::Index(n_modes) > mass.rows()) // the eigensolvers would write past their storage
+      throw std::invalid_argument("asked for " + std::to_string(n_modes) + " modes of a model with " +
+                                  std::to_string(mass.rows()) + " DoFs");
     ModalBasis basis = (mass.rows() < dense_limit || n_modes + 2 >= mass.rows()) ?
                          dense_modes(mass, stiffness, n_modes) :
                          arpack_modes(mass, stiffness, n_modes);
@@ -174,6 +177,9 @@ namespace vibroimpact::model
   {
     if (model.mass.rows() == 0 || n_modes == 0)
       return ModalBasis{};
+    if (Eigen::Index(n_modes) > model.mass.rows()) // the eigensolvers would write past their storage
+      throw std::invalid_argument("asked for " + std::to_string(n_modes) + " modes of a model with " +
+                                  std::to_string(model.mass.rows()) + " DoFs");
     ModalBasis basis = (model.mass.rows() < dense_limit || n_modes + 2 >= model.mass.rows()) ?
                          dense_modes(model.mass, model.stiffness, n_modes) :
                          arpack_modes(model.mass, model.stiffness, n_modes);

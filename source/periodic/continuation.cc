@@ -1,3 +1,7 @@
+// Shooting and pseudo-arclength continuation of periodic orbits with Trilinos LOCA: the shooting
+// residual and its Jacobian for LOCA, branch points with Floquet multipliers, restarts past kinks.
+#include <vibroimpact/io/interrupt.h>
+#include <vibroimpact/io/progress_bar.h>
 #include <vibroimpact/periodic/continuation.h>
 
 #include <Eigen/Eigenvalues>
@@ -30,6 +34,25 @@ namespace vibroimpact::periodic
 
   namespace
   {
+    // LOCA's exceptions span a dozen lines with its source file; a stop reason is one line:
+    // "LOCA: <what failed>" where LOCA says it, else the text with its line breaks folded.
+    std::string one_line(const std::string &message)
+    {
+      const auto error = message.find("ERROR: ");
+      if (error != std::string::npos)
+        return "LOCA: " + message.substr(error + 7, message.find('\n', error) - error - 7) + " failed";
+      std::string out;
+      for (const char c : message)
+        if (c == '\n' || c == '\r' || c == '\t')
+          {
+            if (!out.empty() && out.back() != ' ')
+              out += ' ';
+          }
+        else
+          out += c;
+      return out;
+    }
+
     // Thrown from the bookkeeping to end a continuation at a bound LOCA does not know.
     struct StopContinuation
     {
@@ -206,6 +229,8 @@ namespace vibroimpact::periodic
         if (cache_.key == key && cache_.parameter == parameter_ && (cache_.has_jacobian || !jacobian))
           return cache_;
 
+        // One flow evaluation is the longest step between two checks (the branch so far stays).
+        io::throw_if_interrupted("during the continuation");
         const Vector x0 = state(X);
         const double T  = period(X);
         const double a  = alpha(X);
@@ -412,9 +437,15 @@ namespace vibroimpact::periodic
       catch (const std::exception &error)
         {
           branch.failed      = true;
-          branch.stop_reason = error.what();
+          branch.stop_reason = one_line(error.what());
         }
       LOCA::destroyGlobalData(global);
+      if (const int signal = io::interrupt_signal(); signal != 0) // NOX takes it for a failed step
+        {
+          branch.failed      = true;
+          branch.stop_reason = "interrupted by signal " + std::to_string(signal);
+          return branch;
+        }
       // A family of a given number of impacts per period ends where its orbit grazes a contact
       // (the map is not differentiable there): say so rather than "Newton failed".
       if (branch.failed && !branch.points.empty())
@@ -478,6 +509,8 @@ namespace vibroimpact::periodic
           total.points.insert(total.points.end(), part.points.begin(), part.points.end());
           total.failed      = part.failed;
           total.stop_reason = part.stop_reason;
+          if (io::interrupt_signal() != 0)
+            break;
           if (restart > 0 && part.points.empty())
             {
               // Nothing converged past the kink: jump further (10× at most twice), then give up.
@@ -552,8 +585,14 @@ namespace vibroimpact::periodic
     if (start.size() == 0)
       {
         start = Vector::Zero(flow.dimension());
+        io::ProgressBar bar("forced response settling from rest (200 periods)", 200, settings.quiet);
         for (int k = 0; k < 200; ++k)
-          start = flow.flow(start, T0, 0.0, false).x;
+          {
+            io::throw_if_interrupted("while the forced response settled from rest: nothing written");
+            start = flow.flow(start, T0, 0.0, false).x;
+            bar.update(k + 1);
+          }
+        bar.finish();
       }
     Branch branch = run_with_restarts(flow, &flow, settings, start, T0, settings.min_frequency,
                                       settings.min_frequency, settings.max_frequency, progress);

@@ -1,9 +1,11 @@
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/periodic/continuation_parameters.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace vibroimpact::periodic
@@ -122,6 +124,38 @@ namespace vibroimpact::periodic
         s.fail("Orbit points", "'" + std::to_string(k) + "' is not a point index");
   }
 
+  namespace
+  {
+    // Inputs that would make a continuation run without end or without anything to follow.
+    void check_continuation_is_bounded(const ContinuationCase &c, const model::StructuralModel &model)
+    {
+      if (c.kind == OrbitKind::free && c.start == StartKind::linear_mode && c.families.empty())
+        throw io::InputError(c.filename, "Continuation/Families", "is empty: name the modes whose families to trace");
+      bool all_closed = true;
+      for (const auto &contact : model.contacts)
+        all_closed = all_closed && contact.gap0 == 0.0;
+      if (c.kind == OrbitKind::free && all_closed)
+        throw io::InputError(c.filename, "Continuation/Kind",
+                             "every contact has a zero gap: without a load the system is then homogeneous (an orbit "
+                             "scaled in amplitude is an orbit of the same period), so no branch changes with energy; "
+                             "give a contact a positive gap");
+      if (c.kind != OrbitKind::forced)
+        return;
+      // The forced response settles from rest over 200 periods of the lowest forcing frequency:
+      // a frequency far below the first mode's makes that an endless integration.
+      const auto   first   = model::compute_modes(model, 1);
+      const double omega_1 = first.omegas.size() > 0 ? first.omegas[0] : 0.0;
+      if (omega_1 > 0 && c.settings.min_frequency < 1e-3 * omega_1)
+        {
+          char text[160];
+          std::snprintf(text, sizeof text,
+                        "%g rad/s is below 1e-3 of the first natural frequency (%g rad/s): start nearer the resonances",
+                        c.settings.min_frequency, omega_1);
+          throw io::InputError(c.filename, "Continuation/Minimum frequency", text);
+        }
+    }
+  } // namespace
+
   void check_continuation(const ContinuationCase &c, const model::StructuralModel &model)
   {
     if (model.contacts.empty())
@@ -141,6 +175,7 @@ namespace vibroimpact::periodic
     if (c.kind == OrbitKind::free && !model.loads.empty())
       throw io::InputError(c.filename, "Continuation/Kind",
                            "free families are conservative: the model must have no load (use Kind = forced)");
+    check_continuation_is_bounded(c, model);
     if (c.kind == OrbitKind::free && c.flow == FlowKind::event_driven && !c.event_driven.damping_ratios.empty())
       for (const double z : c.event_driven.damping_ratios)
         if (z > 0)

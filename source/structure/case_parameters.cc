@@ -212,6 +212,9 @@ namespace vibroimpact::structure
       unsigned int seed = static_cast<unsigned int>(load.seed);
       s.add("Seed", seed, 0, unbounded, "Random seed (the same seed gives the same load).");
       load.seed = seed;
+      if (s.reading() && load.time == TimeDependence::harmonic && !(load.omega > 0))
+        s.fail("Angular frequency", "a harmonic load needs a positive angular frequency, got 0 (for a constant load "
+                                    "set Time dependence = constant)");
       if (!s.reading() || load.time != TimeDependence::random)
         return;
       if (!(load.band_high > 0))

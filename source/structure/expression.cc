@@ -1,3 +1,5 @@
+// Muparser expressions of x (initial shapes, distributed loads) read through deal.II's
+// FunctionParser, with its diagnosis turned into one line naming the parameter.
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/structure/expression.h>
 
@@ -12,10 +14,29 @@
 
 namespace vibroimpact::structure
 {
+  namespace
+  {
+    // muparser reads "1,5" as two expressions and returns the last (5): a decimal comma would
+    // be read silently as another number. A comma belongs only between a function's arguments.
+    void refuse_top_level_comma(const std::string &text, const std::string &file, const std::string &parameter)
+    {
+      int depth = 0;
+      for (const char c : text)
+        {
+          depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+          if (c == ',' && depth <= 0)
+            throw io::InputError(file, parameter,
+                                 "'" + text + "' has a comma outside a function's arguments: write decimals with a "
+                                 "point (1.5, not 1,5)");
+        }
+    }
+  } // namespace
+
   ParsedFunction parse_expression(const std::string &text,
                                   const std::string &file,
                                   const std::string &parameter)
   {
+    refuse_top_level_comma(text, file, parameter);
     // h of the finite-difference derivative, relative to the unit of x.
     auto function = std::make_shared<dealii::FunctionParser<1>>(1, 0.0, 1e-6);
     // deal.II prints muparser's diagnosis to std::cerr before it throws: keep it for our one

@@ -1,4 +1,5 @@
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/resources.h>
 #include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/structure/body.h>
 #include <vibroimpact/structure/expression.h>
@@ -425,20 +426,6 @@ namespace vibroimpact::structure
     // instead of growing until the machine swaps or kills it.
     constexpr double bytes_per_element = 4096;
 
-    double available_memory()
-    {
-      std::ifstream meminfo("/proc/meminfo");
-      for (std::string key; meminfo >> key;)
-        {
-          double kilobytes = 0;
-          meminfo >> kilobytes;
-          if (key == "MemAvailable:")
-            return kilobytes * 1024;
-          meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-        }
-      return std::numeric_limits<double>::infinity(); // unknown: no check
-    }
-
     void check_model_size(const CaseDescription &description)
     {
       double      elements = 0, largest = 0;
@@ -451,7 +438,7 @@ namespace vibroimpact::structure
             if (n > largest)
               largest = n, largest_body = body.name;
           }
-      const double needed = elements * bytes_per_element, available = available_memory();
+      const double needed = elements * bytes_per_element, available = io::available_memory();
       if (needed > 0.8 * available)
         {
           std::ostringstream reason;

@@ -1,3 +1,4 @@
+#include <vibroimpact/integrators/run_bounds.h>
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/gnuplot.h>
 #include <vibroimpact/io/parameter_file.h>
@@ -415,7 +416,7 @@ namespace vibroimpact::studies
         if (refine_modes)
           run_solver->set_number_of_modes(*solver.number_of_modes() << cycle);
         const auto model = structure::build_model(refined);
-        run_solver->check(model, control, description.filename);
+        integrators::check_run(*run_solver, model, control, description.filename);
         histories.push_back(integrators::run_to_history(*run_solver, model, control));
 
         ResponseConvergenceRow row;

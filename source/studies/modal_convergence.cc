@@ -1,3 +1,4 @@
+#include <vibroimpact/io/input_error.h>
 #include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/modal_convergence.h>
@@ -104,6 +105,10 @@ namespace vibroimpact::studies
         for (auto &body : refined.bodies)
           body.refinements += cycle;
         const auto model = structure::build_model(refined);
+        if (n_modes > model.n_dofs())
+          throw io::InputError(description.filename, "Modes/Number of modes",
+                               "the coarsest mesh of the study has only " + std::to_string(model.n_dofs()) +
+                                 " DoFs, asked for " + std::to_string(n_modes) + " modes");
         const auto modes = model::compute_modes(model, n_modes);
         // A rigid-body mode is computed to round-off: ω² of the order of ε times the scale of
         // K against M (max K_ii / max M_ii, about the highest mode's ω²); 1000 ε leaves room for

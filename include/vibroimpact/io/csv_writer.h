@@ -1,4 +1,6 @@
-// Comma-separated tables with a header row (history.csv, modes.csv, branch.csv, ...).
+// Comma-separated tables with a header row (history.csv, modes.csv, branch.csv, ...). Every row
+// checks the stream: a full disk or a file-size limit throws io::WriteError naming the file, and a
+// failure of the last flush (in the destructor) is noted for OutputFolder::commit to throw.
 #pragma once
 
 #include <filesystem>
@@ -12,13 +14,19 @@ namespace vibroimpact::io
   {
   public:
     CsvWriter(const std::filesystem::path &file, std::vector<std::string> columns);
+    ~CsvWriter();
+    CsvWriter(const CsvWriter &) = delete;
+    CsvWriter &operator=(const CsvWriter &) = delete;
+
+    // Flushes and closes the file; throws io::WriteError if any of it did not reach the disk.
+    void close();
 
     // One row; its length must match the header. Written with round-trip precision.
     void write_row(const std::vector<double> &values);
     // One row of text cells (names, kinds); its length must match the header.
     void write_cells(const std::vector<std::string> &cells);
 
-    // A number as write_row writes it (round-trip precision).
+    // A number as write_row writes it (round-trip precision; an empty field for nan and inf).
     static std::string format(double value);
 
     const std::vector<std::string> &columns() const { return columns_; }

@@ -1,21 +1,37 @@
-// SIGINT and SIGTERM. The first asks the running solver to stop at its next output sample
-// (`simulate` then writes what it has, whole rows, marked as interrupted; the other verbs write
-// nothing); a second one ends the process at once (its staging folder is removed by the next run
-// into the same folder, see OutputFolder).
+// SIGINT and SIGTERM. The first asks the running phase to stop at its next check (a solver at
+// its next output sample, a continuation at its next point or flow evaluation): it then writes
+// what it finished, marked INTERRUPTED, and the program exits with 128 + signal. A phase that
+// cannot check (a library's eigensolve) is ended by a watchdog after interrupt_grace_time,
+// which first removes the registered staging folders and lock files (nothing is written). A
+// second signal ends the process at once. SIGXFSZ is ignored: a file-size limit makes the write
+// fail, and the writer reports it (io/write_error.h).
 #pragma once
 
+#include <chrono>
+#include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
 namespace vibroimpact::io
 {
+  inline constexpr std::chrono::milliseconds interrupt_grace_time{500};
+
   void install_interrupt_handlers();
 
-  // The signal received, 0 while none.
+  // The signal received, 0 while none. Looking counts as taking the signal in hand: the
+  // watchdog then leaves the stopping to the caller.
   int interrupt_signal();
 
   // Throws Interrupted when a signal has been received.
   void throw_if_interrupted(const std::string &where);
+
+  // What the watchdog does before it ends the process (remove a staging folder, a lock file);
+  // returns the key to unregister it with.
+  int  register_forced_exit_cleanup(std::function<void()> cleanup);
+  void unregister_forced_exit_cleanup(int key);
+  // Held while results are moved into place: the watchdog waits for it (no half commit).
+  std::unique_lock<std::mutex> hold_forced_exit();
 
   class Interrupted : public std::runtime_error
   {

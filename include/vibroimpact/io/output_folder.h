@@ -8,6 +8,7 @@
 // - A commit replaces the previous results of the same producer (the verb: the files its manifest
 //   lists) and keeps other verbs' results and the user's own files.
 // - Staging folders left by processes that no longer exist (killed runs) are removed.
+// - A write that failed anywhere (io/write_error.h) makes commit() throw: nothing is moved.
 #pragma once
 
 #include <filesystem>
@@ -45,7 +46,8 @@ namespace vibroimpact::io
     std::string           producer_;
     std::filesystem::path staging_;
     std::filesystem::path lock_file_;
-    int                   lock_fd_   = -1;
-    bool                  committed_ = false;
+    int                   lock_fd_     = -1;
+    bool                  committed_   = false;
+    int                   cleanup_key_ = 0; // the interrupt watchdog's removal of staging and lock
   };
 } // namespace vibroimpact::io

@@ -41,6 +41,7 @@ namespace vibroimpact::periodic
     // restarts from the last orbit with the parameter moved by this fraction, at most this often.
     unsigned int max_restarts = 10;
     double       restart_jump = 1e-3;
+    bool         quiet        = true; // no progress bar for the set-up (a forced response settling)
   };
 
   struct BranchPoint

@@ -1,0 +1,46 @@
+// The continuation study of a case's Continuation subsection: its families (or its forced
+// response) traced on a period map, one family a rank over MPI and gathered on rank 0 in the
+// order of Families; then written as branch.csv, the chosen orbits (orbit_<b>_<k>.csv + .pvd)
+// and the frequency–energy plot (fep.png). The `continue` verb and the Python module both call
+// it. On SIGINT/SIGTERM the branches keep the orbits converged so far, written and marked
+// INTERRUPTED.
+#pragma once
+
+#include <vibroimpact/periodic/continuation.h>
+#include <vibroimpact/periodic/continuation_parameters.h>
+
+#include <mpi.h>
+
+#include <vector>
+
+namespace vibroimpact::model
+{
+  struct StructuralModel;
+}
+namespace vibroimpact::io
+{
+  class OutputFolder;
+}
+
+namespace vibroimpact::studies
+{
+  struct ContinuationResult
+  {
+    std::vector<periodic::Branch> branches;           // on rank 0, in the order of Families
+    std::vector<double>           linear_frequencies; // free families: ω of each family's mode
+    int                           interrupt_signal = 0; // the signal that stopped it, 0: none
+    double                        wall_time        = 0; // seconds
+
+    bool any_orbit() const;
+  };
+
+  // Every rank calls it; the result is complete on rank 0 only. Throws io::InputError for a
+  // family the flow cannot start, NumericalFailure for a rank's failure (none after a signal).
+  ContinuationResult run_continuation(const periodic::ContinuationCase &c, periodic::PeriodicFlowMap &flow,
+                                      MPI_Comm comm, bool quiet);
+
+  // branch.csv, the orbits of Orbit points, fep.gp/fep.png and, after a signal, INTERRUPTED.
+  void write_continuation(const ContinuationResult &result, const periodic::ContinuationCase &c,
+                          periodic::PeriodicFlowMap &flow, const model::StructuralModel &model,
+                          io::OutputFolder &out);
+} // namespace vibroimpact::studies

@@ -1,0 +1,337 @@
+// The continuation study (see the header): families traced on MPI ranks, gathered through
+// deal.II's serialising collectives, and written as branch.csv, orbits and a frequency–energy plot.
+#include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/gnuplot.h>
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/interrupt.h>
+#include <vibroimpact/io/output_folder.h>
+#include <vibroimpact/io/progress_bar.h>
+#include <vibroimpact/io/vtk_writer.h>
+#include <vibroimpact/io/write_error.h>
+#include <vibroimpact/model/structural_model.h>
+#include <vibroimpact/studies/continuation_study.h>
+
+#include <deal.II/base/mpi.h>
+
+#include <boost/serialization/complex.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+// Branches cross MPI ranks through Utilities::MPI::gather, which serialises with Boost.
+namespace boost::serialization
+{
+  template <class Archive>
+  void serialize(Archive &ar, vibroimpact::periodic::Vector &v, const unsigned int)
+  {
+    Eigen::Index n = v.size();
+    ar &n;
+    if (Archive::is_loading::value)
+      v.resize(n);
+    ar &boost::serialization::make_array(v.data(), std::size_t(n));
+  }
+
+  template <class Archive>
+  void serialize(Archive &ar, vibroimpact::periodic::BranchPoint &p, const unsigned int)
+  {
+    ar &p.period &p.frequency &p.energy &p.impacts &p.sticking_phases &p.multipliers &p.max_multiplier &p.stable;
+    ar &p.newton_iterations &p.residual &p.admissible &p.min_gap &p.min_impact_velocity &p.max_penetration;
+    ar &p.grazing_gap &p.unfolding &p.fold &p.period_doubling &p.impacts_changed &p.restarted &p.jumped &p.state;
+  }
+
+  template <class Archive>
+  void serialize(Archive &ar, vibroimpact::periodic::Branch &b, const unsigned int)
+  {
+    ar &b.family &b.points &b.stop_reason &b.restarts &b.failed &b.flow_evaluations;
+  }
+} // namespace boost::serialization
+
+namespace vibroimpact::studies
+{
+  namespace
+  {
+    void write_orbit(const periodic::PeriodicFlowMap &flow, const model::StructuralModel &model,
+                     const periodic::BranchPoint &p, const std::string &name, io::OutputFolder &out,
+                     const unsigned int n_samples)
+    {
+      const auto samples = flow.sample(p.state, p.period, n_samples);
+      std::vector<std::string> columns{"time", "total_energy"};
+      for (const auto &contact : model.contacts)
+        columns.push_back("gap_" + contact.name);
+      for (const auto &probe : model.probes)
+        {
+          columns.push_back("u_" + probe.name);
+          columns.push_back("v_" + probe.name);
+        }
+      io::CsvWriter  table(out / (name + ".csv"), columns);
+      io::VtkSeries  vtk(out.staging(), name, model.geometry);
+      for (std::size_t k = 0; k < samples.time.size(); ++k)
+        {
+          const auto &u = samples.displacement[k];
+          const auto &v = samples.velocity[k];
+          const double energy = samples.energy.empty() ? model.kinetic_energy(v) + model.potential_energy(u)
+                                                       : samples.energy[k];
+          std::vector<double> row{samples.time[k], energy};
+          for (const auto &contact : model.contacts)
+            row.push_back(contact.gap0 + contact.row.dot(u));
+          for (const auto &probe : model.probes)
+            {
+              row.push_back(probe.row.dot(u));
+              row.push_back(probe.row.dot(v));
+            }
+          table.write_row(row);
+          vtk.write_frame(samples.time[k], {{"displacement", u}, {"velocity", v}});
+        }
+      vtk.write_record();
+    }
+
+    void plot_frequency_energy(io::OutputFolder &out, const std::vector<periodic::Branch> &branches,
+                               const std::vector<double> &linear_frequencies, const bool forced)
+    {
+      std::ostringstream gp;
+      gp << "# Frequency-energy plot of the branches in branch.csv (written by vibroimpact continue).\n"
+         << "set terminal pngcairo size 900,600\nset output 'fep.png'\nset datafile separator ','\n"
+         << "set key outside right\nset grid\n";
+      if (forced)
+        gp << "set xlabel 'forcing frequency [rad/s]'\nset ylabel 'energy at t = 0'\nset logscale y\n";
+      else
+        gp << "set xlabel 'energy'\nset ylabel 'frequency [rad/s]'\nset logscale x\n";
+      for (const double w : linear_frequencies)
+        if (!forced)
+          gp << "set arrow from graph 0, first " << w << " to graph 1, first " << w << " nohead dt 2 lc 'gray'\n";
+      gp << "plot ";
+      bool first = true;
+      for (std::size_t b = 0; b < branches.size(); ++b)
+        for (const int stable : {1, 0})
+          {
+            const std::string family = std::to_string(b);
+            gp << (first ? "" : ", \\\n     ") << "'branch.csv' every ::1 using ("
+               << "($1 == " << b << " && $10 == " << stable << ") ? " << (forced ? "$4" : "$5") << " : 1/0):"
+               << (forced ? "5" : "4") << " with points pt " << (stable ? 7 : 6) << " lc " << b + 1 << " title '"
+               << branches[b].family << (stable ? " stable" : " unstable") << "'";
+            first = false;
+          }
+      gp << "\n";
+      io::run_gnuplot(out / "fep.gp", gp.str());
+    }
+    // One family's branch: the settings it runs with and the continuation itself.
+    periodic::Branch compute_family(const periodic::ContinuationCase &cc, periodic::PeriodicFlowMap &flow,
+                                    const double family, const bool quiet)
+    {
+      periodic::ContinuationSettings settings = cc.settings;
+      settings.quiet                          = quiet;
+      std::string                    label    = "forced response";
+      if (cc.kind == periodic::OrbitKind::free)
+        {
+          settings.mode = static_cast<unsigned int>(family);
+          label = cc.start == periodic::StartKind::simulation      ? "family from the simulated orbit"
+                  : cc.start == periodic::StartKind::initial_state ? "family from the initial state"
+                                                                   : "family of mode " + std::to_string(settings.mode);
+          if (!std::isfinite(settings.max_energy))
+            settings.max_energy = cc.max_energy_factor * flow.grazing_energy(settings.mode);
+        }
+      io::ProgressBar  bar(label, settings.max_points, quiet);
+      // On SIGINT/SIGTERM the branch ends at its next flow evaluation (LOCA unwinds) and keeps
+      // the points converged so far; rank 0 writes them marked INTERRUPTED.
+      const auto progress = [&](const periodic::BranchPoint &, unsigned int k) { bar.update(k + 1); };
+      periodic::Branch branch;
+      try
+        {
+          if (cc.kind == periodic::OrbitKind::forced)
+            branch = periodic::continue_forced_response(flow, settings, {}, progress);
+          else if (cc.start == periodic::StartKind::initial_state)
+            {
+              branch = periodic::continue_free_family(flow, settings, flow.initial_state(), cc.start_period, progress);
+            }
+          else if (cc.start != periodic::StartKind::linear_mode)
+            {
+              const auto start = flow.simulated_orbit(
+                cc.simulation_time,
+                cc.start == periodic::StartKind::simulated_mode
+                  ? flow.linear_mode_state(settings.mode, settings.start_energy_factor * flow.grazing_energy(settings.mode))
+                  : periodic::Vector());
+              if (!start)
+                {
+                  // This family has no start; the others may.
+                  branch.failed      = true;
+                  branch.stop_reason = "the simulation shows no recurring impact pattern after " +
+                                       std::to_string(cc.simulation_time) + " (Continuation/Simulation time)";
+                  branch.family = "mode " + std::to_string(settings.mode);
+                  return branch;
+                }
+              if (!std::isfinite(cc.settings.max_energy))
+                settings.max_energy = 100 * flow.energy(start->first);
+              branch = periodic::continue_free_family(flow, settings, start->first, start->second, progress);
+            }
+          else
+            branch = periodic::continue_free_family(flow, settings, progress);
+        }
+      catch (const std::invalid_argument &e)
+        {
+          throw io::InputError(cc.filename, "Continuation/Families", e.what());
+        }
+      bar.finish();
+      if (cc.kind == periodic::OrbitKind::free)
+        branch.family = cc.start == periodic::StartKind::simulation      ? "simulated"
+                        : cc.start == periodic::StartKind::initial_state ? "initial state"
+                                                                         : "mode " + std::to_string(settings.mode);
+      return branch;
+    }
+
+  } // namespace
+
+  bool ContinuationResult::any_orbit() const
+  {
+    for (const auto &branch : branches)
+      if (!branch.points.empty())
+        return true;
+    return false;
+  }
+
+  namespace
+  {
+    // The families to trace: one for a forced response or a start that is not a linear mode.
+    std::vector<double> families_of(const periodic::ContinuationCase &cc)
+    {
+      return cc.kind == periodic::OrbitKind::forced || cc.start == periodic::StartKind::simulation ||
+                 cc.start == periodic::StartKind::initial_state
+               ? std::vector<double>{1}
+               : cc.families;
+    }
+
+    // This rank's families, round-robin; a failure ends the rank's share (reported by rank 0).
+    std::vector<periodic::Branch> trace_share(const periodic::ContinuationCase &cc, periodic::PeriodicFlowMap &flow,
+                                              const std::vector<double> &families, const unsigned int rank,
+                                              const unsigned int n_ranks, const bool quiet, std::string &failure)
+    {
+      std::vector<periodic::Branch> share;
+      for (std::size_t f = rank; f < families.size(); f += n_ranks)
+        try
+          {
+            share.push_back(compute_family(cc, flow, families[f], quiet));
+          }
+        catch (const io::InputError &)
+          {
+            throw;
+          }
+        catch (const std::exception &e)
+          {
+            failure = e.what();
+            break;
+          }
+      return share;
+    }
+  } // namespace
+
+  ContinuationResult run_continuation(const periodic::ContinuationCase &cc, periodic::PeriodicFlowMap &flow,
+                                      const MPI_Comm comm, const bool quiet)
+  {
+    const unsigned int rank    = dealii::Utilities::MPI::this_mpi_process(comm);
+    const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
+    const auto         start   = std::chrono::steady_clock::now();
+    const auto         families = families_of(cc);
+    std::string        failure;
+    const auto share     = trace_share(cc, flow, families, rank, n_ranks, quiet || rank != 0, failure);
+    const auto shares    = dealii::Utilities::MPI::gather(comm, share, 0);
+    const auto failures  = dealii::Utilities::MPI::gather(comm, failure, 0);
+    ContinuationResult result;
+    // After a signal the branches keep their converged points: written, marked INTERRUPTED.
+    result.interrupt_signal = dealii::Utilities::MPI::max(io::interrupt_signal(), comm);
+    if (rank != 0)
+      return result;
+    if (result.interrupt_signal == 0)
+      for (const auto &f : failures)
+        if (!f.empty())
+          throw integrators::NumericalFailure(f);
+    for (std::size_t f = 0; f < families.size(); ++f)
+      {
+        if (f / n_ranks >= shares[f % n_ranks].size()) // its rank was interrupted before it
+          {
+            result.branches.emplace_back();
+            result.branches.back().stop_reason = "not started: interrupted";
+          }
+        else
+          result.branches.push_back(shares[f % n_ranks][f / n_ranks]);
+        if (cc.kind == periodic::OrbitKind::free)
+          result.linear_frequencies.push_back(2 * M_PI / flow.linear_period(static_cast<unsigned int>(families[f])));
+      }
+    result.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+
+  namespace
+  {
+    // One row per orbit; the probes at t = phase T of one sampled period (360 samples).
+    void write_branch_table(const std::vector<periodic::Branch> &branches, const periodic::ContinuationCase &cc,
+                            periodic::PeriodicFlowMap &flow, const model::StructuralModel &m, io::OutputFolder &out)
+    {
+      std::vector<std::string> columns{"family", "point", "period", "frequency", "energy", "impacts", "sticking_phases",
+                           "max_multiplier", "multiplier_2", "stable", "newton_iterations", "residual", "admissible",
+                           "fold", "period_doubling", "impacts_changed", "unfolding", "min_gap", "min_impact_velocity",
+                           "max_penetration", "grazing_gap", "restarted", "jumped"};
+      for (const auto &probe : m.probes)
+        {
+          columns.push_back("u_" + probe.name);
+          columns.push_back("v_" + probe.name);
+        }
+      io::CsvWriter table(out / "branch.csv", columns);
+      // The probes at t = phase T: one sampled period, 360 samples (the phase rounded to 1/360).
+      const unsigned int phase_index = static_cast<unsigned int>(std::lround(cc.sampling_phase * 360)) % 360;
+      for (std::size_t b = 0; b < branches.size(); ++b)
+        for (std::size_t k = 0; k < branches[b].points.size(); ++k)
+          {
+            const auto &p = branches[b].points[k];
+            const double second = p.multipliers.size() > 1 ? std::abs(p.multipliers[1]) : 0.0;
+            std::vector<double> row{double(b), double(k), p.period, p.frequency, p.energy, double(p.impacts),
+                             double(p.sticking_phases), p.max_multiplier, second, double(p.stable),
+                             double(p.newton_iterations), p.residual, double(p.admissible), double(p.fold),
+                             double(p.period_doubling), double(p.impacts_changed), p.unfolding, p.min_gap,
+                             p.min_impact_velocity, p.max_penetration, p.grazing_gap, double(p.restarted),
+                             double(p.jumped)};
+            if (!m.probes.empty())
+              {
+                // A forced orbit is sampled under its own forcing (the flow holds the last one tried).
+                if (cc.kind == periodic::OrbitKind::forced)
+                  flow.set_forcing_frequency(p.frequency);
+                const auto samples = flow.sample(p.state, p.period, 360);
+                for (const auto &probe : m.probes)
+                  {
+                    row.push_back(probe.row.dot(samples.displacement[phase_index]));
+                    row.push_back(probe.row.dot(samples.velocity[phase_index]));
+                  }
+              }
+            table.write_row(row);
+          }
+    }
+  } // namespace
+
+  void write_continuation(const ContinuationResult &result, const periodic::ContinuationCase &cc,
+                          periodic::PeriodicFlowMap &flow, const model::StructuralModel &m, io::OutputFolder &out)
+  {
+    const auto &branches = result.branches;
+    write_branch_table(branches, cc, flow, m, out); // closed (flushed) before gnuplot reads it
+    for (std::size_t b = 0; b < branches.size(); ++b)
+      for (const double k : cc.orbit_points)
+        if (k < branches[b].points.size())
+          {
+            if (cc.kind == periodic::OrbitKind::forced)
+              flow.set_forcing_frequency(branches[b].points[std::size_t(k)].frequency);
+            write_orbit(flow, m, branches[b].points[std::size_t(k)],
+                        "orbit_" + std::to_string(b) + "_" + std::to_string(unsigned(k)), out, cc.orbit_samples);
+          }
+    plot_frequency_energy(out, branches, result.linear_frequencies, cc.kind == periodic::OrbitKind::forced);
+    if (result.interrupt_signal != 0)
+      {
+        std::size_t points = 0;
+        for (const auto &branch : branches)
+          points += branch.points.size();
+        io::write_file(out / "INTERRUPTED", "interrupted by signal " + std::to_string(result.interrupt_signal) +
+                                              ": branch.csv holds the " + std::to_string(points) +
+                                              " orbits converged before it\n");
+      }
+  }
+} // namespace vibroimpact::studies

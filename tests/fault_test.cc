@@ -1,0 +1,328 @@
+// Faults a careless or hostile user meets (issue 23), through the program itself: a full disk
+// (a file-size limit, as CI has no root for a tiny tmpfs) for every verb that writes, signals in
+// every verb, special files as the case, huge values, tiny meshes with many modes, intervals that
+// ask for unbounded work, decimal commas, keys set twice, continuation inputs with nothing to
+// follow. Each asserts the contract, not only the exit code: one line on stderr for an error,
+// nothing written and nothing left behind (staging folder, lock) on a non-zero exit, a previous
+// run's output untouched, what was finished written and marked INTERRUPTED after a signal.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace
+{
+  const std::string program = VIBROIMPACT_CLI;
+
+  std::string example(const std::string &name)
+  {
+    return std::string(VIBROIMPACT_SOURCE_DIR) + "/examples/" + name + "/case.prm";
+  }
+
+  std::string read(const fs::path &file)
+  {
+    std::ifstream in(file);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+
+  struct Outcome
+  {
+    int         code = -1;
+    std::string error; // stderr
+    double      seconds = 0;
+  };
+
+  // `shell_prefix` runs before the program in the same shell (ulimit -f, ...); `arguments` are
+  // shell words (quoted where they hold spaces).
+  Outcome run(const std::string &arguments, const fs::path &scratch, const std::string &shell_prefix = "")
+  {
+    const fs::path err   = scratch / "stderr.txt";
+    const auto     start = std::chrono::steady_clock::now();
+    const std::string command = shell_prefix + " timeout -s KILL 120 " + program + " " + arguments + " > /dev/null 2> " +
+                                err.string() + " < /dev/null";
+    const int status = std::system(command.c_str());
+    Outcome   o;
+    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    o.code    = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    o.error   = read(err);
+    return o;
+  }
+
+  unsigned int lines(const std::string &text) { return unsigned(std::count(text.begin(), text.end(), '\n')); }
+
+  // Nothing of a run is left beside its destination: no staging folder, no lock file.
+  void expect_nothing_left(const fs::path &parent, const std::string &where)
+  {
+    for (const auto &entry : fs::directory_iterator(parent))
+      {
+        const std::string name = entry.path().filename().string();
+        EXPECT_FALSE(name.find(".partial-") != std::string::npos || name.find(".lock") != std::string::npos)
+          << where << ": left " << entry.path();
+      }
+  }
+
+  class Faults : public ::testing::Test
+  {
+  protected:
+    void SetUp() override
+    {
+      scratch = fs::temp_directory_path() /
+                ("vibroimpact-faults-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+      fs::remove_all(scratch);
+      fs::create_directories(scratch);
+    }
+    void TearDown() override { fs::remove_all(scratch); }
+
+    // A one-line bad-input refusal that wrote nothing.
+    void expect_refused(const std::string &arguments, const std::string &parameter)
+    {
+      const fs::path out = scratch / "refused";
+      const Outcome  o   = run(arguments + " -q -o " + out.string(), scratch);
+      EXPECT_EQ(o.code, 2) << arguments << ": " << o.error;
+      EXPECT_EQ(lines(o.error), 1u) << arguments << ": " << o.error;
+      EXPECT_NE(o.error.find(parameter), std::string::npos) << arguments << ": " << o.error;
+      EXPECT_FALSE(fs::exists(out)) << arguments;
+      EXPECT_LT(o.seconds, 30) << arguments;
+      expect_nothing_left(scratch, arguments);
+    }
+
+    fs::path scratch;
+  };
+
+  struct VerbCase
+  {
+    std::string verb, arguments;
+  };
+
+  // Every verb that writes, on a case small enough for the suite.
+  const std::vector<VerbCase> writing_verbs = {
+    {"modes", example("pinned_beam_modes")},
+    {"simulate", example("two_dof_sticking") + " -s 'Simulation/Final time=20'"},
+    {"converge", example("pinned_beam_modes") + " -s 'Convergence/Refinement cycles=2'"},
+    {"compare", example("pinned_beam_obstacle") + " -s 'Simulation/Final time=0.2'"},
+    {"continue", example("two_dof_fep") + " -s 'Continuation/Maximum points=20'"},
+    {"sweep", example("pinned_beam_gap_sweep") + " -s 'Sweep/Number of values=2' -s 'Sweep/Transient periods=2' "
+                                                 "-s 'Sweep/Recorded periods=2'"},
+  };
+} // namespace
+
+namespace
+{
+  // One verb run into a folder that holds a previous run's output, on a disk that cannot take
+  // the new one: exit 1 naming the file (or 2, refused up front for want of space), the
+  // previous output as it was, nothing left beside it.
+  void expect_previous_output_kept(const VerbCase &v, const fs::path &parent, const fs::path &scratch,
+                                   const std::string &shell_prefix, const bool fill = false)
+  {
+    const fs::path out = parent / v.verb;
+    fs::create_directories(out);
+    std::ofstream(out / "previous.csv") << "kept\n";
+    if (fill) // leave 8 kB: room for the staging folder and a little output, not for all of it
+      {
+        const auto space = fs::space(parent);
+        if (space.available > 8192)
+          std::ofstream(parent / "filler") << std::string(space.available - 8192, 'x');
+      }
+    const Outcome o = run(v.verb + " " + v.arguments + " -q -o " + out.string(), scratch, shell_prefix);
+    EXPECT_TRUE(o.code == 1 || o.code == 2) << v.verb << " exited " << o.code << ": " << o.error;
+    EXPECT_EQ(lines(o.error), 1u) << v.verb << ": " << o.error;
+    if (o.code == 1)
+      EXPECT_NE(o.error.find("cannot write " + out.string() + "/"), std::string::npos) << v.verb << ": " << o.error;
+    else
+      EXPECT_NE(o.error.find(" free ("), std::string::npos) << v.verb << ": " << o.error;
+    EXPECT_EQ(read(out / "previous.csv"), "kept\n") << v.verb;
+    EXPECT_EQ(std::distance(fs::directory_iterator(out), fs::directory_iterator()), 1) << v.verb;
+    expect_nothing_left(parent, v.verb);
+    fs::remove(parent / "filler");
+    fs::remove_all(out);
+  }
+} // namespace
+
+TEST_F(Faults, AFileSizeLimitEndsEveryVerbWithOneLineAndKeepsThePreviousOutput)
+{
+  // 1 kB files at most (SIGXFSZ is ignored by the program, so the write fails with EFBIG).
+  // Not the MPI verbs: OpenMPI's start-up cannot make its own files under this limit.
+  for (const auto &v : writing_verbs)
+    if (v.verb != "continue" && v.verb != "sweep")
+      expect_previous_output_kept(v, scratch, scratch, "ulimit -f 1;");
+}
+
+TEST_F(Faults, AFullDiskEndsEveryVerbWithOneLineAndKeepsThePreviousOutput)
+{
+  if (::geteuid() != 0)
+    GTEST_SKIP() << "a 64 kB tmpfs needs root (CI runs as root)";
+  const fs::path tiny = scratch / "tiny";
+  fs::create_directories(tiny);
+  ASSERT_EQ(std::system(("mount -t tmpfs -o size=64k tmpfs " + tiny.string()).c_str()), 0);
+  for (const auto &v : writing_verbs)
+    expect_previous_output_kept(v, tiny, scratch, "", true);
+  EXPECT_EQ(std::system(("umount " + tiny.string()).c_str()), 0);
+}
+
+TEST_F(Faults, ASignalInEveryVerbIsHonouredWithinASecond)
+{
+  // Runs long enough to be caught midway; 2 s after the start each gets SIGTERM.
+  const std::vector<VerbCase> long_runs = {
+    {"modes", example("pinned_beam_modes") + " -s 'Body beam/Number of elements=3000' -s 'Modes/Number of modes=400'"},
+    {"simulate", example("two_dof_sticking") + " -s 'Simulation/Final time=1e5'"},
+    {"converge", example("bar_on_rigid_wall") + " -s 'Convergence/Refinement cycles=8'"},
+    {"compare", example("pinned_beam_obstacle") + " -s 'Simulation/Final time=1000'"},
+    {"continue", example("two_dof_sticking_family")},
+    {"sweep", example("pinned_beam_gap_sweep") + " -s 'Sweep/Number of values=1000'"},
+  };
+  for (const auto &v : long_runs)
+    {
+      const fs::path out = scratch / v.verb;
+      const fs::path err = scratch / (v.verb + ".stderr");
+      const pid_t    pid = fork();
+      ASSERT_GE(pid, 0);
+      if (pid == 0)
+        {
+          const std::string command = "exec " + program + " " + v.verb + " " + v.arguments + " -q -o " + out.string() +
+                                      " 2> " + err.string() + " > /dev/null";
+          execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char *>(nullptr));
+          _exit(127);
+        }
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+      ::kill(pid, SIGTERM);
+      const auto signalled = std::chrono::steady_clock::now();
+      int        status    = 0;
+      for (int waited = 0; waited < 100 && ::waitpid(pid, &status, WNOHANG) == 0; ++waited)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
+      if (::waitpid(pid, &status, WNOHANG) == 0 && seconds >= 10)
+        {
+          ::kill(pid, SIGKILL);
+          ::waitpid(pid, &status, 0);
+          ADD_FAILURE() << v.verb << ": still running 10 s after SIGTERM";
+          continue;
+        }
+      const std::string error = read(err);
+      ASSERT_TRUE(WIFEXITED(status)) << v.verb << ": " << error;
+      EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << v.verb << ": " << error;
+      EXPECT_LT(seconds, 1.5) << v.verb << " took " << seconds << " s to stop";
+      // Either nothing, or what was finished marked as interrupted.
+      if (fs::exists(out))
+        EXPECT_TRUE(fs::exists(out / "INTERRUPTED")) << v.verb << " wrote an unmarked folder";
+      expect_nothing_left(scratch, v.verb);
+    }
+}
+
+TEST_F(Faults, TheContinuationKeepsItsBranchWhenInterrupted)
+{
+  // A branch with many points is stopped midway: branch.csv holds the converged orbits.
+  const fs::path out = scratch / "branch";
+  const fs::path err = scratch / "stderr.txt";
+  const pid_t    pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0)
+    {
+      const std::string command = "exec " + program + " continue " + example("two_dof_sticking_family") + " -q -o " +
+                                  out.string() + " 2> " + err.string();
+      execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char *>(nullptr));
+      _exit(127);
+    }
+  std::this_thread::sleep_for(std::chrono::seconds(5));
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT) << read(err);
+  ASSERT_TRUE(fs::exists(out / "INTERRUPTED")) << read(err);
+  const std::string branch = read(out / "branch.csv");
+  EXPECT_GT(lines(branch), 2u) << "no converged orbit kept";
+  EXPECT_EQ(branch.find("inf"), std::string::npos);
+  EXPECT_EQ(branch.find("nan"), std::string::npos);
+}
+
+TEST_F(Faults, SpecialFilesAsTheCaseAreRefusedAtOnce)
+{
+  const fs::path fifo = scratch / "case.prm";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_refused("simulate " + fifo.string(), fifo.string());
+  expect_refused("simulate /dev/zero", "/dev/zero");
+  expect_refused("modes " + scratch.string(), scratch.string());
+  expect_refused("continue /dev/null", "/dev/null");
+}
+
+TEST_F(Faults, HugeValuesAreRefusedInOneLine)
+{
+  const std::string digits(40000, '1');
+  expect_refused("simulate " + example("two_dof_sticking") + " -s 'Simulation/Final time=" + digits + "'",
+                 "Simulation/Final time");
+  const fs::path copy = scratch / "huge.prm";
+  std::string    text = read(example("two_dof_sticking"));
+  const auto     at   = text.find("subsection Simulation\n");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + 22, "  set Output interval = " + digits + "\n");
+  std::ofstream(copy) << text;
+  expect_refused("simulate " + copy.string(), "Output interval");
+}
+
+TEST_F(Faults, WorkBeyondTheModelOrTheMachineIsRefusedBeforeItStarts)
+{
+  // One element, five modes, four refinement cycles: the first mesh has too few DoFs.
+  expect_refused("converge " + example("pinned_beam_modes") + " -s 'Body beam/Number of elements=1' -s "
+                 "'Modes/Number of modes=5'",
+                 "Number of modes");
+  expect_refused("simulate " + example("two_dof_sticking") + " -s 'Simulation/Frame interval=1e-300'",
+                 "Simulation/Frame interval");
+  // The Moreau–Jean solver's own check names the span it cannot cover in steps.
+  expect_refused("simulate " + example("two_dof_sticking") + " -s 'Moreau-Jean/Time step=1e-300'", "steps");
+  // History rows that would not fit the disk: a record far longer than the free space.
+  expect_refused("simulate " + example("antunes_six_supports") + " -s 'Simulation/Final time=1e4' -s "
+                 "'Simulation/Output interval=1e-6' -s 'Simulation/Frame interval=0'",
+                 "Simulation/Output interval");
+}
+
+TEST_F(Faults, ValuesThatWouldBeReadSilentlyAreRefused)
+{
+  expect_refused("simulate " + example("bar_on_rigid_wall") + " -s 'Body bar/Initial velocity=1,5'",
+                 "Body bar/Initial velocity");
+  const fs::path twice = scratch / "twice.prm";
+  std::string    text  = read(example("two_dof_sticking"));
+  const auto     at    = text.find("subsection Simulation\n");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + 22, "  set Final time = 3\n  set Final time = 4\n");
+  std::ofstream(twice) << text;
+  expect_refused("simulate " + twice.string(), "Simulation/Final time");
+  expect_refused("simulate " + example("pinned_beam_forced_sticking") + " -s 'Load harmonic/Angular frequency=0'",
+                 "Angular frequency");
+}
+
+TEST_F(Faults, ContinuationInputsWithNothingToFollowAreBadInput)
+{
+  expect_refused("continue " + example("two_dof_fep") + " -s 'Contact stop/Gap=0'", "Continuation/Kind");
+  expect_refused("continue " + example("two_dof_fep") + " -s 'Continuation/Families='", "Continuation/Families");
+  expect_refused("continue " + example("pinned_beam_frequency_sweep") + " -s 'Continuation/Minimum frequency=1e-300'",
+                 "Continuation/Minimum frequency");
+}
+
+TEST_F(Faults, ContinuationCsvHoldsOnlyFiniteNumbers)
+{
+  const fs::path out = scratch / "fep";
+  const Outcome  o   = run("continue " + example("two_dof_fep") + " -s 'Continuation/Maximum points=20' -q -o " +
+                          out.string(),
+                        scratch);
+  ASSERT_EQ(o.code, 0) << o.error;
+  for (const auto &entry : fs::directory_iterator(out))
+    if (entry.path().extension() == ".csv")
+      {
+        const std::string table = read(entry.path());
+        EXPECT_EQ(table.find("inf"), std::string::npos) << entry.path();
+        EXPECT_EQ(table.find("nan"), std::string::npos) << entry.path();
+      }
+}
