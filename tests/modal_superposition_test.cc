@@ -1,11 +1,11 @@
-// A new time-domain solver is one file and one registration: this contact-free modal
-// superposition solver lives only in the tests, registers itself below, and the program's verbs
-// (`simulate`, `compare`, `sweep`, `converge`, `parameters`), called here in-process, use it
-// with no other file changed. It is also a physics check: it solves the linear structure in
-// closed form (each mode q_j'' + ω_j² q_j = f_j(t), exact for constant and harmonic loads), and
-// Moreau–Jean must converge to it where no contact closes.
+// A new time-domain solver is one file and one registration (over integrators::SolverBase):
+// this contact-free modal superposition solver lives only in the tests, registers itself below,
+// and the program's verbs (`simulate`, `compare`, `sweep`, `converge`, `parameters`), called
+// here in-process, use it with no other file changed. It is also a physics check: it solves the
+// linear structure in closed form (each mode q_j'' + ω_j² q_j = f_j(t), exact for constant and
+// harmonic loads), and Moreau–Jean must converge to it where no contact closes.
 #include <vibroimpact/integrators/modal_projection.h>
-#include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/integrators/solver_base.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/structure/model_builder.h>
@@ -27,7 +27,14 @@ namespace fs = std::filesystem;
 
 namespace
 {
-  class ModalSuperposition : public integrators::Solver
+  struct ModalSuperpositionSettings
+  {
+    unsigned int n_modes = 4; // a member named n_modes: the mode convergence study refines it
+  };
+
+  // SolverBase keeps the settings, clones and exposes number_of_modes(); the solver adds only
+  // its name, parameters, checks and physics.
+  class ModalSuperposition : public integrators::SolverBase<ModalSuperposition, ModalSuperpositionSettings>
   {
   public:
     std::string name() const override { return "modal-superposition"; }
@@ -38,15 +45,12 @@ namespace
     std::string parameter_section() const override { return "Modal superposition"; }
     void        bind_parameters(io::ParameterSection &section) override
     {
-      section.add("Number of modes", n_modes_, 1, std::numeric_limits<unsigned int>::max(), "Modes superposed.");
+      section.add("Number of modes", settings_.n_modes, 1, std::numeric_limits<unsigned int>::max(), "Modes superposed.");
     }
-    std::unique_ptr<integrators::Solver> clone() const override { return std::make_unique<ModalSuperposition>(*this); }
-    std::optional<unsigned int> number_of_modes() const override { return n_modes_; }
-    void                        set_number_of_modes(unsigned int n) override { n_modes_ = n; }
 
     void check(const model::StructuralModel &model, const integrators::RunControl &, const std::string &file) const override
     {
-      if (n_modes_ > model.n_dofs())
+      if (settings_.n_modes > model.n_dofs())
         throw io::InputError(file, "Modal superposition/Number of modes", "more modes than DoFs");
       for (const auto &load : model.loads)
         if (load.time.kind == model::TimeFunction::Kind::random)
@@ -56,7 +60,7 @@ namespace
     integrators::RunSummary run(const model::StructuralModel &model, const integrators::RunControl &control,
                                 integrators::ResponseObserver &observer) const override
     {
-      const integrators::ModalProjection P(model, n_modes_, {});
+      const integrators::ModalProjection P(model, settings_.n_modes, {});
       const Eigen::VectorXd             &w = P.omegas();
       // q_j(t) = a_j cos ω_j t + b_j sin ω_j t + Σ_loads particular solutions.
       Eigen::VectorXd a = P.initial_displacement(), b = P.initial_velocity();
@@ -110,9 +114,6 @@ namespace
       summary.steps = n_rows;
       return summary;
     }
-
-  private:
-    unsigned int n_modes_ = 4;
   };
 
   // The one registration.

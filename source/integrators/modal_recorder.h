@@ -1,14 +1,17 @@
 // Internal to the fixed-step modal solvers (modal-uk, modal-penalty): the energy ledger of a
-// modal velocity-Verlet run and the rows it reports. Gaps and probes are read in modal
-// coordinates; the DoF vectors u = Φ q, v = Φ q' are formed only for the first and final rows
-// and for VTK frames (each costs n N).
+// modal velocity-Verlet run and the rows it reports (ModalRecorder), and the state every such
+// run holds (ModalSteppingRun). Gaps and probes are read in modal coordinates; the DoF vectors
+// u = Φ q, v = Φ q' are formed only for the first and final rows and for VTK frames (each costs n N).
 #pragma once
 
 #include <vibroimpact/integrators/modal_projection.h>
-#include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/integrators/modal_time_stepping.h>
+#include <vibroimpact/integrators/solver_base.h>
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace vibroimpact::integrators
 {
@@ -110,5 +113,48 @@ namespace vibroimpact::integrators
     double                 h_;
     unsigned long          n_steps_;
     ResponseObserver      &observer_;
+  };
+
+  // What a fixed-step modal run holds: the projection, the step, the modal state at the step
+  // start (q, q̇, the load and the acceleration) and the recorder. A solver's run derives from it
+  // and adds its contact law.
+  class ModalSteppingRun : protected SolverRun
+  {
+  protected:
+    // `method` names the solver in the failure of a final time shorter than a step.
+    ModalSteppingRun(const ModalProjection &projection, const double h, const RunControl &control,
+                     ResponseObserver &observer, const std::string &method)
+      : SolverRun(control, observer, "steps")
+      , P_(projection)
+      , B_(projection.contact_rows())
+      , nc_(static_cast<unsigned int>(projection.contact_rows().rows()))
+      , h_(h)
+      , n_(modal_step_count(h, control.final_time))
+      , q_(projection.initial_displacement())
+      , v_(projection.initial_velocity())
+      , f_(projection.load(0.0))
+      , recorder_(projection, control, h, n_, observer)
+    {
+      if (n_ == 0)
+        throw std::invalid_argument(method + ": the final time is shorter than a step");
+    }
+
+    // The time at the end of step k: not a sum of k rounded steps.
+    double time_of(const unsigned long k) const { return k == n_ ? control_.final_time : k * h_; }
+
+    // The step count, the energies and the balance into the summary; the first counter, "modes".
+    void finish_summary()
+    {
+      recorder_.finish(summary_, q_, v_);
+      count("modes", double(P_.size()));
+    }
+
+    const ModalProjection &P_;
+    const Eigen::MatrixXd &B_; // H Φ: one row per contact
+    const unsigned int     nc_;
+    const double           h_;
+    const unsigned long    n_; // steps to the final time
+    Eigen::VectorXd        q_, v_, f_, a_;
+    ModalRecorder          recorder_;
   };
 } // namespace vibroimpact::integrators

@@ -1,19 +1,14 @@
+// The settings, checks and step count the fixed-step modal solvers share (modal_time_stepping.h).
 #include <vibroimpact/integrators/modal_time_stepping.h>
+#include <vibroimpact/integrators/solver_base.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_section.h>
 
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 namespace vibroimpact::integrators
 {
-  namespace
-  {
-    // A run of more steps than this would not end in any useful time: bad input, said before it starts.
-    constexpr double max_steps = 1e10;
-  } // namespace
-
   void bind_modal_stepping_parameters(io::ParameterSection &section, ModalSteppingSettings &s)
   {
     section.add("Number of modes", s.n_modes, 0, std::numeric_limits<unsigned int>::max(),
@@ -29,37 +24,25 @@ namespace vibroimpact::integrators
                 "h of the velocity-Verlet scheme (the paper: 1e-6 s); must divide Simulation/Final time.");
   }
 
-  void check_modal_stepping(const ModalSteppingSettings &s, const model::StructuralModel &model,
-                            const RunControl &control, const std::string &file, const std::string &section)
+  void check_mode_settings(const unsigned int n_modes, const ModeSource mode_source, const model::StructuralModel &model,
+                           const std::string &file, const std::string &section)
   {
     const std::string at = section + "/";
-    if (s.n_modes > model.n_dofs())
+    if (n_modes > model.n_dofs())
       throw io::InputError(file, at + "Number of modes",
                            "the model has only " + std::to_string(model.n_dofs()) + " DoFs, asked for " +
-                             std::to_string(s.n_modes) + " modes");
-    if (s.mode_source == ModeSource::exact && !model.exact_modes.available())
+                             std::to_string(n_modes) + " modes");
+    if (mode_source == ModeSource::exact && !model.exact_modes.available())
       throw io::InputError(file, at + "Mode shapes",
                            "'exact' needs a structure with closed-form modes (one uniform beam pinned at both "
                            "ends, with no masses, springs or dampers attached)");
-    const double h = s.time_step, T = control.final_time, steps = T / h;
-    check_load_bandwidth(model, h, file, at + "Time step");
-    std::ostringstream reason;
-    if (h > T)
-      {
-        reason << "h = " << h << " is longer than Simulation/Final time = " << T;
-        throw io::InputError(file, at + "Time step", reason.str());
-      }
-    if (steps > max_steps)
-      {
-        reason << T << " / h = " << steps << " steps, more than the " << max_steps << " a run may take";
-        throw io::InputError(file, "Simulation/Final time", reason.str());
-      }
-    if (std::abs(steps - std::round(steps)) > 1e-6 * std::max(1.0, steps))
-      {
-        reason << "the final time " << T << " is not a whole number of steps of h = " << h << " (T/h = " << steps
-               << ")";
-        throw io::InputError(file, at + "Time step", reason.str());
-      }
+  }
+
+  void check_modal_stepping(const ModalSteppingSettings &s, const model::StructuralModel &model,
+                            const RunControl &control, const std::string &file, const std::string &section)
+  {
+    check_mode_settings(s.n_modes, s.mode_source, model, file, section);
+    check_fixed_time_step(s.time_step, model, control, file, section);
   }
 
   unsigned long modal_step_count(const double time_step, const double final_time)

@@ -28,6 +28,11 @@ namespace vibroimpact::integrators
   // Number of modes, Mode shapes, Damping ratios, Time step of a solver's subsection.
   void bind_modal_stepping_parameters(io::ParameterSection &section, ModalSteppingSettings &settings);
 
+  // Throws io::InputError naming "<section>/Number of modes" or ".../Mode shapes" when the model
+  // has fewer DoFs than n_modes, or no closed-form modes for ModeSource::exact (every modal solver).
+  void check_mode_settings(unsigned int n_modes, ModeSource mode_source, const model::StructuralModel &model,
+                           const std::string &file, const std::string &section);
+
   // Throws io::InputError naming "<section>/<Entry>" when the settings cannot run on the model:
   // more modes than DoFs, exact modes of a structure without a closed form, h longer than the
   // final time or not dividing it, more steps than a run may take.

@@ -14,7 +14,7 @@
 #include <vibroimpact/contact/lcp_solver.h>
 #include <vibroimpact/integrators/energy_ledger.h>
 #include <vibroimpact/integrators/moreau_jean_settings.h>
-#include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/integrators/solver_base.h>
 #include <vibroimpact/model/structural_model.h>
 
 #include <Eigen/Dense>
@@ -123,38 +123,25 @@ namespace vibroimpact::integrators
   // (consecutive steps with an impulse: its time the step start plus the time to close the gap
   // at the pre-impact velocity, its impulse the episode's sum), and for an episode of more than
   // one step a sticking phase from its second step to the separation.
-  class MoreauJeanSolver : public Solver
+  class MoreauJeanSolver : public SolverBase<MoreauJeanSolver, MoreauJeanSettings>
   {
   public:
-    MoreauJeanSolver() = default;
-    explicit MoreauJeanSolver(const MoreauJeanSettings &settings)
-      : settings_(settings)
-    {}
+    using SolverBase::SolverBase;
 
     std::string name() const override { return "moreau-jean"; }
     std::string description() const override;
     std::string parameter_section() const override { return "Moreau-Jean"; }
     void        bind_parameters(io::ParameterSection &section) override;
-    std::unique_ptr<Solver> clone() const override { return std::make_unique<MoreauJeanSolver>(*this); }
-
-    std::optional<double> time_step() const override { return settings_.time_step; }
-    void                  set_time_step(const double h) override { settings_.time_step = h; }
 
     // Rejects a time step longer than the final time, a final time that is not a whole number of
-    // steps (the last step must end at it), and runs of more than max_steps steps.
+    // steps (the last step must end at it), and runs of more than max_fixed_steps steps.
     void check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const override;
 
     RunSummary run(const model::StructuralModel &model, const RunControl &control,
                    ResponseObserver &observer) const override;
 
-    const MoreauJeanSettings &settings() const { return settings_; }
-
-    static constexpr double max_steps = 1e10;
     // A run whose deepest penetration of a contact exceeds this fraction of the contact point's
     // largest motion ends with a warning in its summary.
     static constexpr double penetration_warning_fraction = 0.01;
-
-  private:
-    MoreauJeanSettings settings_;
   };
 } // namespace vibroimpact::integrators

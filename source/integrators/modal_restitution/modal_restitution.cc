@@ -1,5 +1,8 @@
+// The modal CoR solver (modal_restitution.h): the sticking law, the impact map, and a run as
+// named stages (free flight between events, the event, the sticking phases, the summary).
 #include <vibroimpact/integrators/event_locator.h>
 #include <vibroimpact/integrators/modal_restitution.h>
+#include <vibroimpact/integrators/solver_base.h>
 
 #include <boost/numeric/odeint.hpp>
 
@@ -8,7 +11,9 @@
 #include <algorithm>
 #include <sstream>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -143,376 +148,473 @@ namespace vibroimpact::integrators
   }
 
 
-  RunSummary ModalRestitution::run(const RunControl &control, ResponseObserver &observer) const
+  namespace
   {
-    const auto            &s  = settings_;
-    const ModalProjection &P  = projection_;
-    const Eigen::Index     N  = P.size();
-    const unsigned int     nc = static_cast<unsigned int>(P.contact_rows().rows());
-    const Eigen::MatrixXd &B  = P.contact_rows();
-    const double           T  = control.final_time;
-    const double output_interval = control.output_interval > 0 ? control.output_interval : T / 1000;
-    if (!(T > 0))
-      throw std::invalid_argument("modal restitution: the final time must be positive");
+    // One run of the modal CoR solver: free-flight segments of Dormand–Prince between events
+    // (impacts, releases), the impact law and the sticking set at each event.
+    class RestitutionRun : SolverRun
+    {
+    public:
+      RestitutionRun(const ModalRestitutionSettings &settings, const ModalProjection &projection,
+                     const Eigen::VectorXd &restitution, const RunControl &control, ResponseObserver &observer);
 
-    // The ODE steps resolve the highest retained mode: a run of more than max_periods of it
-    // would not end in any useful time (a final time of 1e308); say so before starting.
-    const double periods = T * P.omegas().maxCoeff() / (2 * M_PI);
-    if (periods > s.max_periods)
+      RunSummary run()
       {
-        std::ostringstream message;
-        message << "modal restitution: the final time " << T << " spans " << periods
-                << " periods of the highest retained mode (" << P.omegas().maxCoeff() << " rad/s), more than "
-                << s.max_periods << ": shorten Simulation/Final time or retain fewer modes";
-        throw NumericalFailure(message.str());
+        classify_initial_state();
+        record_initial_state();
+        while (t_ < T_)
+          {
+            const std::optional<Event> event = advance_to_next_event();
+            if (!event)
+              break;
+            apply(*event);
+          }
+        report_sticking_phases();
+        return summarise();
       }
 
-    RunSummary summary;
-    summary.step_name = "ODE steps";
+    private:
+      // The event that ended a segment: contact c impacts, or (stuck) releases.
+      struct Event
+      {
+        unsigned int contact = 0;
+        bool         release = false;
+      };
 
-    // Displacement scale, for the tolerance that decides "at the stop".
-    double scale = 0;
-    for (unsigned int i = 0; i < nc; ++i)
-      scale = std::max(scale, std::abs(P.gap0()[i]) + B.row(i).cwiseAbs().dot(P.initial_displacement().cwiseAbs()));
-    const double gap_tolerance = std::max(10 * s.absolute_tolerance, 1e-12 * std::max(scale, 1.0));
+      Eigen::Map<const Eigen::VectorXd> q_of(const OdeState &y) const { return {y.data(), N_}; }
+      Eigen::Map<const Eigen::VectorXd> v_of(const OdeState &y) const { return {y.data() + N_, N_}; }
+      double gap(const OdeState &y, unsigned int i) const { return P_.gap(i, q_of(y)); }
+      double contact_velocity(const OdeState &y, unsigned int i) const { return B_.row(i).dot(v_of(y)); }
+      ModalSystem make_system() const { return ModalSystem(P_, select_rows(B_, stuck_)); }
 
-    OdeState x(2 * N);
-    Eigen::Map<Eigen::VectorXd>(x.data(), N)     = P.initial_displacement();
-    Eigen::Map<Eigen::VectorXd>(x.data() + N, N) = P.initial_velocity();
-    auto q_of = [N](const OdeState &y) { return Eigen::Map<const Eigen::VectorXd>(y.data(), N); };
-    auto v_of = [N](const OdeState &y) { return Eigen::Map<const Eigen::VectorXd>(y.data() + N, N); };
-    auto gap  = [&](const OdeState &y, unsigned int i) { return P.gap(i, q_of(y)); };
-    auto cvel = [&](const OdeState &y, unsigned int i) { return B.row(i).dot(v_of(y)); };
+      void          classify_initial_state();
+      void          record_initial_state();
+      std::optional<Event> advance_to_next_event();
+      void          apply(const Event &event);
+      void          report_sticking_phases();
+      RunSummary    summarise();
 
-    std::vector<unsigned int>  stuck;              // the stuck set S, in the order of B_S
-    std::vector<bool>          at_stop(nc, false); // at the stop at the segment start
-    std::vector<double>        last_impact(nc, -infinity);
-    std::vector<std::size_t>   open_phase(nc, 0);  // index into phases while stuck
-    std::vector<StickingPhase> phases;
-    double                     dissipated = 0;
-    unsigned long              ode_steps  = 0;
+      void emit(double t, const OdeState &y, const ModalSystem &system);
+      void emit_until(double t_end, const std::function<void(double, OdeState &)> &state_at, const ModalSystem &system);
+      void count_event();
+      void start_phase(unsigned int c, double t);
+      void end_phase(unsigned int c, double t);
+      void project_onto_stop(OdeState &y, const std::vector<unsigned int> &active) const;
+      void settle_stuck_set(OdeState &y, double t);
+      void impact(unsigned int c, double tt);
 
-    auto make_system = [&]() { return ModalSystem(P, select_rows(B, stuck)); };
+      const ModalRestitutionSettings &s_;
+      const ModalProjection          &P_;
+      const Eigen::VectorXd          &restitution_;
+      const Eigen::Index              N_;
+      const unsigned int              nc_;
+      const Eigen::MatrixXd          &B_;
+      const double                    T_;
+      const double                    output_interval_;
+      double                          gap_tolerance_ = 0.0;
 
-    // ---- output
-    const bool      conservative = P.unforced() && P.undamped();
-    const double    e0           = P.kinetic_energy(P.initial_velocity()) + P.potential_energy(P.initial_displacement());
-    Eigen::VectorXd impulse_since_row = Eigen::VectorXd::Zero(nc);
-    double          previous_output   = 0.0;
-    unsigned long   next_output       = 0;
-    auto output_time = [&](unsigned long k) { return std::min(T, k * output_interval); };
-    auto emit        = [&](const double t, const OdeState &y, const ModalSystem &system) {
-      const auto            q = q_of(y), v = v_of(y);
-      const Eigen::VectorXd lambda = system.multipliers(q, v, t);
-      Eigen::VectorXd       force  = Eigen::VectorXd::Zero(nc);
-      for (std::size_t k = 0; k < stuck.size(); ++k)
-        {
-          impulse_since_row[stuck[k]] += lambda[k] * (t - previous_output);
-          force[stuck[k]] = lambda[k];
-        }
-      const Eigen::VectorXd u = P.shapes() * q, w = P.shapes() * v;
-      ResponseSample        sample;
-      sample.time                     = t;
-      sample.u                        = &u;
-      sample.v                        = &w;
-      sample.impulse                  = &impulse_since_row;
-      sample.contact_force            = &force;
-      sample.energy.kinetic           = P.kinetic_energy(v);
-      sample.energy.potential         = P.potential_energy(q);
-      sample.energy.impact_dissipation = dissipated;
-      if (conservative)
-        {
-          sample.energy.external_work       = 0.0;
-          sample.energy.damping_dissipation = 0.0;
-          sample.energy.balance_error       = sample.energy.total() - e0 + dissipated;
-        }
-      if (control.frame_interval > 0)
-        {
-          const double frames = t / control.frame_interval;
-          sample.frame        = std::abs(frames - std::round(frames)) < 1e-9 * std::max(1.0, frames) || t >= T;
-        }
-      observer.sample(sample);
-      impulse_since_row.setZero();
-      previous_output = t;
-    };
-    // Emits every output time up to and including t_end (state from the dense output).
-    auto emit_until = [&](const double t_end, const std::function<void(double, OdeState &)> &state_at,
-                          const ModalSystem &system) {
-      OdeState y(2 * N);
-      while (true)
-        {
-          const double to = output_time(next_output);
-          if (to > t_end || (next_output > 0 && output_time(next_output - 1) >= T))
-            break;
-          state_at(to, y);
-          emit(to, y, system);
-          ++next_output;
-        }
+      OdeState                   x_;                // q, q̇
+      double                     t_  = 0.0;
+      double                     dt_ = 0.0;         // the last ODE step, the next segment's first
+      std::vector<unsigned int>  stuck_;            // the stuck set S, in the order of B_S
+      std::vector<bool>          at_stop_;          // at the stop at the segment start
+      std::vector<double>        last_impact_;
+      std::vector<std::size_t>   open_phase_;       // index into phases_ while stuck
+      std::vector<StickingPhase> phases_;
+      double                     dissipated_ = 0;
+      unsigned long              ode_steps_  = 0;
+      unsigned long              n_events_   = 0;
+
+      // Output
+      bool            conservative_ = false;
+      double          e0_           = 0.0;
+      Eigen::VectorXd impulse_since_row_;
+      double          previous_output_ = 0.0;
+      unsigned long   next_output_     = 0;
     };
 
-    // ---- events
-    unsigned long n_events = 0;
-    auto count_event = [&]() {
-      if (++n_events > s.max_events)
-        throw NumericalFailure("modal restitution: more than " + std::to_string(s.max_events) +
-                               " events (a Zeno sequence that epsilon does not stop?)");
-    };
-    auto start_phase = [&](unsigned int c, double t) {
-      open_phase[c] = phases.size();
-      phases.push_back({c, t, T, false});
-    };
-    auto end_phase = [&](unsigned int c, double t) {
-      phases[open_phase[c]].end      = t;
-      phases[open_phase[c]].released = true;
-    };
+    RestitutionRun::RestitutionRun(const ModalRestitutionSettings &settings, const ModalProjection &projection,
+                                   const Eigen::VectorXd &restitution, const RunControl &control,
+                                   ResponseObserver &observer)
+      : SolverRun(control, observer, "ODE steps")
+      , s_(settings)
+      , P_(projection)
+      , restitution_(restitution)
+      , N_(projection.size())
+      , nc_(static_cast<unsigned int>(projection.contact_rows().rows()))
+      , B_(projection.contact_rows())
+      , T_(control.final_time)
+      , output_interval_(control.output_interval > 0 ? control.output_interval : control.final_time / 1000)
+    {
+      if (!(T_ > 0))
+        throw std::invalid_argument("modal restitution: the final time must be positive");
 
-    // The contacts of `active` are brought to the stop: minimal mass-norm corrections so that
-    // their gaps (position projection) and contact velocities (R = 0 map) vanish.
-    auto project_onto_stop = [&](OdeState &y, const std::vector<unsigned int> &active) {
-      if (active.empty())
-        return;
-      const Eigen::MatrixXd BA = select_rows(B, active);
-      Eigen::VectorXd       g(active.size()), U(active.size());
-      for (std::size_t k = 0; k < active.size(); ++k)
+      // The ODE steps resolve the highest retained mode: a run of more than max_periods of it
+      // would not end in any useful time (a final time of 1e308); say so before starting.
+      const double periods = T_ * P_.omegas().maxCoeff() / (2 * M_PI);
+      if (periods > s_.max_periods)
         {
-          g[k] = gap(y, active[k]);
-          U[k] = cvel(y, active[k]);
+          std::ostringstream message;
+          message << "modal restitution: the final time " << T_ << " spans " << periods
+                  << " periods of the highest retained mode (" << P_.omegas().maxCoeff() << " rad/s), more than "
+                  << s_.max_periods << ": shorten Simulation/Final time or retain fewer modes";
+          throw NumericalFailure(message.str());
         }
-      Eigen::Map<Eigen::VectorXd>(y.data(), N) -= BA.transpose() * solve_gram(BA, g);
-      Eigen::Map<Eigen::VectorXd>(y.data() + N, N) -= BA.transpose() * solve_gram(BA, U);
-    };
 
-    // Contacts at rest on the stop stay in the stuck set while their multiplier is positive;
-    // those with lambda <= 0 leave it.
-    auto settle_stuck_set = [&](OdeState &y, double t) {
-      while (!stuck.empty())
-        {
-          project_onto_stop(y, stuck);
-          const ModalSystem     system = make_system();
-          const Eigen::VectorXd lambda = system.multipliers(q_of(y), v_of(y), t);
-          Eigen::Index          worst;
-          if (lambda.minCoeff(&worst) > 0)
-            return;
-          const unsigned int c = stuck[worst];
-          end_phase(c, t);
-          stuck.erase(stuck.begin() + worst);
-          at_stop[c] = true;
-        }
-    };
+      // Displacement scale, for the tolerance that decides "at the stop".
+      double scale = 0;
+      for (unsigned int i = 0; i < nc_; ++i)
+        scale = std::max(scale, std::abs(P_.gap0()[i]) + B_.row(i).cwiseAbs().dot(P_.initial_displacement().cwiseAbs()));
+      gap_tolerance_ = std::max(10 * s_.absolute_tolerance, 1e-12 * std::max(scale, 1.0));
 
-    // Impact of contact c at time tt with the stuck set held (U = 0 kept on S): the CoR map of
-    // eq. (28) generalised to the active set; R = 0 (chatter) starts sticking.
-    auto impact = [&](unsigned int c, double tt) {
-      const double U_minus = cvel(x, c);
-      if (!(U_minus < 0))
-        {
-          // Touching without approaching (grazing): watch it from the stop.
-          at_stop[c] = true;
-          return;
-        }
-      const bool   chatter = tt - last_impact[c] < s.epsilon;
-      const double R       = chatter ? 0.0 : restitution_[c];
-      last_impact[c]       = tt;
+      x_.resize(2 * N_);
+      Eigen::Map<Eigen::VectorXd>(x_.data(), N_)      = P_.initial_displacement();
+      Eigen::Map<Eigen::VectorXd>(x_.data() + N_, N_) = P_.initial_velocity();
+      at_stop_.assign(nc_, false);
+      last_impact_.assign(nc_, -infinity);
+      open_phase_.assign(nc_, 0);
 
-      std::vector<unsigned int> active = stuck;
-      active.push_back(c);
-      const Eigen::MatrixXd BA = select_rows(B, active);
-      Eigen::VectorXd       target(active.size());
-      for (std::size_t k = 0; k < active.size(); ++k)
-        target[k] = -cvel(x, active[k]); // stuck contacts: back to U = 0
-      target[active.size() - 1] = -(1 + R) * U_minus;
-      const Eigen::VectorXd p              = solve_gram(BA, target);
-      const double          kinetic_before = P.kinetic_energy(v_of(x));
-      Eigen::Map<Eigen::VectorXd>(x.data() + N, N) += BA.transpose() * p;
-      dissipated += kinetic_before - P.kinetic_energy(v_of(x));
+      conservative_      = P_.unforced() && P_.undamped();
+      e0_                = P_.kinetic_energy(P_.initial_velocity()) + P_.potential_energy(P_.initial_displacement());
+      impulse_since_row_ = Eigen::VectorXd::Zero(nc_);
+    }
 
-      ContactEvent event;
-      event.kind          = ContactEvent::Kind::impact;
-      event.time          = tt;
-      event.contact       = c;
-      event.pre_velocity  = U_minus;
-      event.post_velocity = cvel(x, c);
-      event.impulse       = p[p.size() - 1];
-      observer.event(event);
-      impulse_since_row[c] += event.impulse;
-      ++summary.impacts;
-
-      if (chatter || R == 0)
-        {
-          // Brought to rest at the stop: held if the multiplier is positive.
-          stuck.push_back(c);
-          start_phase(c, tt);
-          settle_stuck_set(x, tt);
-        }
-      at_stop[c] = true;
-    };
-
-    // ---- initial state: penetration is bad input; contacts resting on the stop are classified.
+    // Penetration is bad input; contacts resting on the stop are classified.
+    void RestitutionRun::classify_initial_state()
     {
       bool changed = false;
-      for (unsigned int i = 0; i < nc; ++i)
+      for (unsigned int i = 0; i < nc_; ++i)
         {
-          const double g = gap(x, i);
-          if (g < -gap_tolerance)
+          const double g = gap(x_, i);
+          if (g < -gap_tolerance_)
             throw std::invalid_argument("modal restitution: the initial state penetrates contact " +
                                         std::to_string(i) + " (gap " + std::to_string(g) + ")");
-          if (g <= gap_tolerance)
+          if (g <= gap_tolerance_)
             {
-              at_stop[i] = true;
-              if (cvel(x, i) < 0)
+              at_stop_[i] = true;
+              if (contact_velocity(x_, i) < 0)
                 impact(i, 0.0); // arriving at t = 0
-              else if (cvel(x, i) == 0)
+              else if (contact_velocity(x_, i) == 0)
                 {
                   // Resting at t = 0: held if the free dynamics push it in.
-                  stuck.push_back(i);
+                  stuck_.push_back(i);
                   start_phase(i, 0.0);
                   changed = true;
                 }
             }
         }
       if (changed)
-        settle_stuck_set(x, 0.0);
+        settle_stuck_set(x_, 0.0);
     }
 
-    double t  = 0.0;
-    double dt = 1e-2 / std::max(P.omegas().maxCoeff(), 1.0 / T);
+    void RestitutionRun::record_initial_state()
+    {
+      dt_                      = 1e-2 / std::max(P_.omegas().maxCoeff(), 1.0 / T_);
+      const ModalSystem system = make_system();
+      emit_until(0.0, [&](double, OdeState &y) { y = x_; }, system);
+    }
+
+    // One segment of free flight (with the stuck set held): ODE steps until the first event or
+    // the final time, emitting every output time on the way. Empty at the final time.
+    std::optional<RestitutionRun::Event> RestitutionRun::advance_to_next_event()
     {
       const ModalSystem system = make_system();
-      emit_until(0.0, [&](double, OdeState &y) { y = x; }, system);
-    }
+      Stepper stepper = s_.max_step > 0 ?
+                          odeint::make_dense_output(s_.absolute_tolerance, s_.relative_tolerance, s_.max_step, Dopri()) :
+                          odeint::make_dense_output(s_.absolute_tolerance, s_.relative_tolerance, Dopri());
+      stepper.initialize(x_, t_, std::min(dt_, T_ - t_));
 
-    while (t < T)
-      {
-        const ModalSystem system = make_system();
-        Stepper stepper = s.max_step > 0 ?
-                            odeint::make_dense_output(s.absolute_tolerance, s.relative_tolerance, s.max_step, Dopri()) :
-                            odeint::make_dense_output(s.absolute_tolerance, s.relative_tolerance, Dopri());
-        stepper.initialize(x, t, std::min(dt, T - t));
-
-        // How each contact is watched in this segment, with the values at the segment start.
-        const double        t0 = t;
-        std::vector<Watch>  watch(nc, Watch::gap);
-        std::vector<double> g0(nc), U0(nc);
-        std::vector<int>    stuck_index(nc, -1);
-        for (std::size_t k = 0; k < stuck.size(); ++k)
-          stuck_index[stuck[k]] = static_cast<int>(k);
-        for (unsigned int i = 0; i < nc; ++i)
-          {
-            g0[i]    = gap(x, i);
-            U0[i]    = cvel(x, i);
-            watch[i] = stuck_index[i] >= 0 ? Watch::multiplier : at_stop[i] ? Watch::divided : Watch::gap;
-          }
-        auto state_at = [&](double tau, OdeState &yy) {
-          yy.resize(2 * N);
-          if (tau == t0)
-            yy = x;
-          else
-            stepper.calc_state(tau, yy);
-        };
-        std::vector<EventLocator::Watched> watched(nc);
-        for (unsigned int i = 0; i < nc; ++i)
-          {
-            auto &w = watched[i];
-            switch (watch[i])
-              {
-                case Watch::gap:
-                  w.value = [&, i](double, const OdeState &y) { return gap(y, i); };
-                  break;
-                case Watch::divided:
-                  w.value = [&, i](double tau, const OdeState &y) {
-                    return tau == t0 ? U0[i] : (gap(y, i) - g0[i]) / (tau - t0);
-                  };
-                  break;
-                case Watch::multiplier:
-                  w.value = [&, i](double tau, const OdeState &y) {
-                    return system.multipliers(q_of(y), v_of(y), tau)[stuck_index[i]];
-                  };
-                  w.late_side = true; // released where lambda <= 0
-                  break;
-              }
-            if (watch[i] != Watch::multiplier)
-              w.rate = [&, i](double, const OdeState &y) { return cvel(y, i); };
-          }
-        EventLocator locator(std::move(watched), state_at, t0, x);
-
-        std::optional<EventLocator::Found> found;
-        bool                               finished = false;
-        while (!found && !finished)
-          {
-            const auto interval = stepper.do_step(system);
-            if (++ode_steps > s.max_steps)
-              {
-                std::ostringstream message;
-                message << "modal restitution: more than " << s.max_steps << " ODE steps by t = " << interval.second
-                        << " of " << T << " (highest retained mode " << projection_.omegas().maxCoeff()
-                        << " rad/s): shorten Simulation/Final time or retain fewer modes";
-                throw NumericalFailure(message.str());
-              }
-            const double tb = std::min(interval.second, T);
-            dt              = stepper.current_time_step();
-            found           = locator.scan(interval.first, tb, s.samples_per_step);
-
-            emit_until(found ? found->time : tb, state_at, system);
-            if (found)
-              {
-                state_at(found->time, x);
-                t = found->time;
-              }
-            else if (tb >= T)
-              {
-                state_at(T, x);
-                t        = T;
-                finished = true;
-              }
-          }
-        if (finished)
-          break;
-
-        // ---- the event
-        count_event();
-        std::fill(at_stop.begin(), at_stop.end(), false);
-        const unsigned int c = found->index;
-        if (watch[c] == Watch::multiplier)
-          {
-            // Release: lambda_c changed sign.
-            end_phase(c, t);
-            stuck.erase(std::find(stuck.begin(), stuck.end(), c));
-            at_stop[c]     = true;
-            last_impact[c] = -infinity;
-            settle_stuck_set(x, t);
-          }
-        else
-          impact(c, t); // with the stuck set held (U = 0 kept on S)
-        for (unsigned int k : stuck)
-          at_stop[k] = true;
-      }
-
-    // Zero-length phases (a contact that could not stick) are not phases.
-    for (const auto &phase : phases)
-      if (!(phase.released && phase.end <= phase.start))
+      // How each contact is watched in this segment, with the values at the segment start.
+      const double        t0 = t_;
+      std::vector<Watch>  watch(nc_, Watch::gap);
+      std::vector<double> g0(nc_), U0(nc_);
+      std::vector<int>    stuck_index(nc_, -1);
+      for (std::size_t k = 0; k < stuck_.size(); ++k)
+        stuck_index[stuck_[k]] = static_cast<int>(k);
+      for (unsigned int i = 0; i < nc_; ++i)
         {
-          ContactEvent event;
-          event.contact = phase.contact;
-          event.kind    = ContactEvent::Kind::sticking_start;
-          event.time    = phase.start;
-          observer.event(event);
-          summary.sticking_time += phase.end - phase.start;
-          if (phase.released)
+          g0[i]    = gap(x_, i);
+          U0[i]    = contact_velocity(x_, i);
+          watch[i] = stuck_index[i] >= 0 ? Watch::multiplier : at_stop_[i] ? Watch::divided : Watch::gap;
+        }
+      auto state_at = [&](double tau, OdeState &yy) {
+        yy.resize(2 * N_);
+        if (tau == t0)
+          yy = x_;
+        else
+          stepper.calc_state(tau, yy);
+      };
+      std::vector<EventLocator::Watched> watched(nc_);
+      for (unsigned int i = 0; i < nc_; ++i)
+        {
+          auto &w = watched[i];
+          switch (watch[i])
             {
-              event.kind = ContactEvent::Kind::separation;
-              event.time = phase.end;
-              observer.event(event);
+              case Watch::gap:
+                w.value = [&, i](double, const OdeState &y) { return gap(y, i); };
+                break;
+              case Watch::divided:
+                w.value = [&, i](double tau, const OdeState &y) {
+                  return tau == t0 ? U0[i] : (gap(y, i) - g0[i]) / (tau - t0);
+                };
+                break;
+              case Watch::multiplier:
+                w.value = [&, i](double tau, const OdeState &y) {
+                  return system.multipliers(q_of(y), v_of(y), tau)[stuck_index[i]];
+                };
+                w.late_side = true; // released where lambda <= 0
+                break;
+            }
+          if (watch[i] != Watch::multiplier)
+            w.rate = [&, i](double, const OdeState &y) { return contact_velocity(y, i); };
+        }
+      EventLocator locator(std::move(watched), state_at, t0, x_);
+
+      while (true)
+        {
+          const auto interval = stepper.do_step(system);
+          if (++ode_steps_ > s_.max_steps)
+            {
+              std::ostringstream message;
+              message << "modal restitution: more than " << s_.max_steps << " ODE steps by t = " << interval.second
+                      << " of " << T_ << " (highest retained mode " << P_.omegas().maxCoeff()
+                      << " rad/s): shorten Simulation/Final time or retain fewer modes";
+              throw NumericalFailure(message.str());
+            }
+          const double tb                          = std::min(interval.second, T_);
+          dt_                                      = stepper.current_time_step();
+          const std::optional<EventLocator::Found> found = locator.scan(interval.first, tb, s_.samples_per_step);
+
+          emit_until(found ? found->time : tb, state_at, system);
+          if (found)
+            {
+              state_at(found->time, x_);
+              t_ = found->time;
+              return Event{found->index, watch[found->index] == Watch::multiplier};
+            }
+          if (tb >= T_)
+            {
+              state_at(T_, x_);
+              t_ = T_;
+              return std::nullopt;
             }
         }
-    summary.steps          = ode_steps;
-    summary.initial_energy = e0;
-    summary.final_energy   = P.kinetic_energy(v_of(x)) + P.potential_energy(q_of(x));
-    if (conservative)
-      {
-        summary.balance_error          = summary.final_energy - e0 + dissipated;
-        summary.relative_balance_error = e0 > 0 ? summary.balance_error / e0 : summary.balance_error;
-      }
-    summary.counters = {{"modes", double(N)}, {"impact dissipation", dissipated}};
-    return summary;
+    }
+
+    void RestitutionRun::apply(const Event &event)
+    {
+      count_event();
+      std::fill(at_stop_.begin(), at_stop_.end(), false);
+      const unsigned int c = event.contact;
+      if (event.release)
+        {
+          // Release: lambda_c changed sign.
+          end_phase(c, t_);
+          stuck_.erase(std::find(stuck_.begin(), stuck_.end(), c));
+          at_stop_[c]     = true;
+          last_impact_[c] = -infinity;
+          settle_stuck_set(x_, t_);
+        }
+      else
+        impact(c, t_); // with the stuck set held (U = 0 kept on S)
+      for (unsigned int k : stuck_)
+        at_stop_[k] = true;
+    }
+
+    // Zero-length phases (a contact that could not stick) are not phases.
+    void RestitutionRun::report_sticking_phases()
+    {
+      for (const auto &phase : phases_)
+        if (!(phase.released && phase.end <= phase.start))
+          {
+            ContactEvent event;
+            event.contact = phase.contact;
+            event.kind    = ContactEvent::Kind::sticking_start;
+            event.time    = phase.start;
+            report(event);
+            summary_.sticking_time += phase.end - phase.start;
+            if (phase.released)
+              {
+                event.kind = ContactEvent::Kind::separation;
+                event.time = phase.end;
+                report(event);
+              }
+          }
+    }
+
+    RunSummary RestitutionRun::summarise()
+    {
+      summary_.steps          = ode_steps_;
+      summary_.initial_energy = e0_;
+      summary_.final_energy   = P_.kinetic_energy(v_of(x_)) + P_.potential_energy(q_of(x_));
+      if (conservative_)
+        {
+          summary_.balance_error          = summary_.final_energy - e0_ + dissipated_;
+          summary_.relative_balance_error = e0_ > 0 ? summary_.balance_error / e0_ : summary_.balance_error;
+        }
+      count("modes", double(N_));
+      count("impact dissipation", dissipated_);
+      return summary_;
+    }
+
+    void RestitutionRun::emit(const double t, const OdeState &y, const ModalSystem &system)
+    {
+      const auto            q = q_of(y), v = v_of(y);
+      const Eigen::VectorXd lambda = system.multipliers(q, v, t);
+      Eigen::VectorXd       force  = Eigen::VectorXd::Zero(nc_);
+      for (std::size_t k = 0; k < stuck_.size(); ++k)
+        {
+          impulse_since_row_[stuck_[k]] += lambda[k] * (t - previous_output_);
+          force[stuck_[k]] = lambda[k];
+        }
+      const Eigen::VectorXd u = P_.shapes() * q, w = P_.shapes() * v;
+      ResponseSample        sample;
+      sample.time                      = t;
+      sample.u                         = &u;
+      sample.v                         = &w;
+      sample.impulse                   = &impulse_since_row_;
+      sample.contact_force             = &force;
+      sample.energy.kinetic            = P_.kinetic_energy(v);
+      sample.energy.potential          = P_.potential_energy(q);
+      sample.energy.impact_dissipation = dissipated_;
+      if (conservative_)
+        {
+          sample.energy.external_work       = 0.0;
+          sample.energy.damping_dissipation = 0.0;
+          sample.energy.balance_error       = sample.energy.total() - e0_ + dissipated_;
+        }
+      if (control_.frame_interval > 0)
+        {
+          const double frames = t / control_.frame_interval;
+          sample.frame        = std::abs(frames - std::round(frames)) < 1e-9 * std::max(1.0, frames) || t >= T_;
+        }
+      report(sample);
+      impulse_since_row_.setZero();
+      previous_output_ = t;
+    }
+
+    // Emits every output time up to and including t_end (state from the dense output).
+    void RestitutionRun::emit_until(const double t_end, const std::function<void(double, OdeState &)> &state_at,
+                                    const ModalSystem &system)
+    {
+      const auto output_time = [&](unsigned long k) { return std::min(T_, k * output_interval_); };
+      OdeState   y(2 * N_);
+      while (true)
+        {
+          const double to = output_time(next_output_);
+          if (to > t_end || (next_output_ > 0 && output_time(next_output_ - 1) >= T_))
+            break;
+          state_at(to, y);
+          emit(to, y, system);
+          ++next_output_;
+        }
+    }
+
+    void RestitutionRun::count_event()
+    {
+      if (++n_events_ > s_.max_events)
+        throw NumericalFailure("modal restitution: more than " + std::to_string(s_.max_events) +
+                               " events (a Zeno sequence that epsilon does not stop?)");
+    }
+
+    void RestitutionRun::start_phase(const unsigned int c, const double t)
+    {
+      open_phase_[c] = phases_.size();
+      phases_.push_back({c, t, T_, false});
+    }
+
+    void RestitutionRun::end_phase(const unsigned int c, const double t)
+    {
+      phases_[open_phase_[c]].end      = t;
+      phases_[open_phase_[c]].released = true;
+    }
+
+    // The contacts of `active` are brought to the stop: minimal mass-norm corrections so that
+    // their gaps (position projection) and contact velocities (R = 0 map) vanish.
+    void RestitutionRun::project_onto_stop(OdeState &y, const std::vector<unsigned int> &active) const
+    {
+      if (active.empty())
+        return;
+      const Eigen::MatrixXd BA = select_rows(B_, active);
+      Eigen::VectorXd       g(active.size()), U(active.size());
+      for (std::size_t k = 0; k < active.size(); ++k)
+        {
+          g[k] = gap(y, active[k]);
+          U[k] = contact_velocity(y, active[k]);
+        }
+      Eigen::Map<Eigen::VectorXd>(y.data(), N_) -= BA.transpose() * solve_gram(BA, g);
+      Eigen::Map<Eigen::VectorXd>(y.data() + N_, N_) -= BA.transpose() * solve_gram(BA, U);
+    }
+
+    // Contacts at rest on the stop stay in the stuck set while their multiplier is positive;
+    // those with lambda <= 0 leave it.
+    void RestitutionRun::settle_stuck_set(OdeState &y, const double t)
+    {
+      while (!stuck_.empty())
+        {
+          project_onto_stop(y, stuck_);
+          const ModalSystem     system = make_system();
+          const Eigen::VectorXd lambda = system.multipliers(q_of(y), v_of(y), t);
+          Eigen::Index          worst;
+          if (lambda.minCoeff(&worst) > 0)
+            return;
+          const unsigned int c = stuck_[worst];
+          end_phase(c, t);
+          stuck_.erase(stuck_.begin() + worst);
+          at_stop_[c] = true;
+        }
+    }
+
+    // Impact of contact c at time tt with the stuck set held (U = 0 kept on S): the CoR map of
+    // eq. (28) generalised to the active set; R = 0 (chatter) starts sticking.
+    void RestitutionRun::impact(const unsigned int c, const double tt)
+    {
+      const double U_minus = contact_velocity(x_, c);
+      if (!(U_minus < 0))
+        {
+          // Touching without approaching (grazing): watch it from the stop.
+          at_stop_[c] = true;
+          return;
+        }
+      const bool   chatter = tt - last_impact_[c] < s_.epsilon;
+      const double R       = chatter ? 0.0 : restitution_[c];
+      last_impact_[c]      = tt;
+
+      std::vector<unsigned int> active = stuck_;
+      active.push_back(c);
+      const Eigen::MatrixXd BA = select_rows(B_, active);
+      Eigen::VectorXd       target(active.size());
+      for (std::size_t k = 0; k < active.size(); ++k)
+        target[k] = -contact_velocity(x_, active[k]); // stuck contacts: back to U = 0
+      target[active.size() - 1] = -(1 + R) * U_minus;
+      const Eigen::VectorXd p              = solve_gram(BA, target);
+      const double          kinetic_before = P_.kinetic_energy(v_of(x_));
+      Eigen::Map<Eigen::VectorXd>(x_.data() + N_, N_) += BA.transpose() * p;
+      dissipated_ += kinetic_before - P_.kinetic_energy(v_of(x_));
+
+      ContactEvent event;
+      event.kind          = ContactEvent::Kind::impact;
+      event.time          = tt;
+      event.contact       = c;
+      event.pre_velocity  = U_minus;
+      event.post_velocity = contact_velocity(x_, c);
+      event.impulse       = p[p.size() - 1];
+      report(event);
+      impulse_since_row_[c] += event.impulse;
+
+      if (chatter || R == 0)
+        {
+          // Brought to rest at the stop: held if the multiplier is positive.
+          stuck_.push_back(c);
+          start_phase(c, tt);
+          settle_stuck_set(x_, tt);
+        }
+      at_stop_[c] = true;
+    }
+  } // namespace
+
+  RunSummary ModalRestitution::run(const RunControl &control, ResponseObserver &observer) const
+  {
+    return RestitutionRun(settings_, projection_, restitution_, control, observer).run();
   }
 } // namespace vibroimpact::integrators

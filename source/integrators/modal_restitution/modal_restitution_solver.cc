@@ -1,6 +1,8 @@
 // The modal CoR reference as a registered solver ("modal-cor") and its "Modal restitution"
 // parameters.
 #include <vibroimpact/integrators/modal_restitution.h>
+#include <vibroimpact/integrators/modal_time_stepping.h>
+#include <vibroimpact/integrators/solver_base.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_section.h>
 
@@ -35,7 +37,7 @@ namespace vibroimpact::integrators
 
   namespace
   {
-    class ModalRestitutionSolver : public Solver
+    class ModalRestitutionSolver : public SolverBase<ModalRestitutionSolver, ModalRestitutionSettings>
     {
     public:
       std::string name() const override { return "modal-cor"; }
@@ -49,22 +51,11 @@ namespace vibroimpact::integrators
       {
         bind_modal_restitution_parameters(section, settings_);
       }
-      std::unique_ptr<Solver> clone() const override { return std::make_unique<ModalRestitutionSolver>(*this); }
-
-      std::optional<unsigned int> number_of_modes() const override { return settings_.n_modes; }
-      void set_number_of_modes(const unsigned int n) override { settings_.n_modes = n; }
 
       void check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const override
       {
         const std::string section = parameter_section() + "/";
-        if (settings_.n_modes > model.n_dofs())
-          throw io::InputError(file, section + "Number of modes",
-                               "the model has only " + std::to_string(model.n_dofs()) + " DoFs, asked for " +
-                                 std::to_string(settings_.n_modes) + " modes");
-        if (settings_.mode_source == ModeSource::exact && !model.exact_modes.available())
-          throw io::InputError(file, section + "Mode shapes",
-                               "'exact' needs a structure with closed-form modes (one uniform beam pinned at both "
-                               "ends, with no masses, springs or dampers attached)");
+        check_mode_settings(settings_.n_modes, settings_.mode_source, model, file, parameter_section());
         // A load whose frequency the ODE steps must follow for more than max_periods periods.
         for (const auto &load : model.loads)
           {
@@ -94,9 +85,6 @@ namespace vibroimpact::integrators
       {
         return ModalRestitution(model, settings_).run(control, observer);
       }
-
-    private:
-      ModalRestitutionSettings settings_;
     };
 
     const SolverRegistration<ModalRestitutionSolver> registration;

@@ -4,6 +4,7 @@
 // in the history) and a contact event per contact episode.
 #include <vibroimpact/integrators/energy_ledger.h>
 #include <vibroimpact/integrators/moreau_jean.h>
+#include <vibroimpact/integrators/solver_base.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/io/progress_bar.h>
@@ -16,25 +17,6 @@ namespace vibroimpact::integrators
 {
   namespace
   {
-    // Whether step k (t = k h) is due for a row of period `interval` (0: every step), and the
-    // index of the next one.
-    struct Schedule
-    {
-      double        interval;
-      double        h;
-      unsigned long next = 1;
-
-      bool due(const unsigned long k)
-      {
-        if (interval <= 0)
-          return true;
-        if (k * h < next * interval - 1e-9 * h)
-          return false;
-        next = static_cast<unsigned long>(std::floor(k * h / interval + 1e-9)) + 1;
-        return true;
-      }
-    };
-
     // The first non-finite quantity after a step, for the failure message.
     std::string non_finite_report(const unsigned long k, const double t, const State &state, const EnergyLedger &ledger)
     {
@@ -87,124 +69,91 @@ namespace vibroimpact::integrators
 
   void MoreauJeanSolver::check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const
   {
-    const double h = settings_.time_step, T = control.final_time, steps = T / h;
-    check_load_bandwidth(model, h, file, parameter_section() + "/Time step");
-    std::ostringstream reason;
-    if (h > T)
-      {
-        reason << "h = " << h << " is longer than Simulation/Final time = " << T;
-        throw io::InputError(file, parameter_section() + "/Time step", reason.str());
-      }
-    if (steps > max_steps)
-      {
-        reason << T << " / h = " << steps << " steps, more than the " << max_steps << " a run may take";
-        throw io::InputError(file, "Simulation/Final time", reason.str());
-      }
-    // The scheme steps with one h (W is factored once): the last step must end at T.
-    if (std::abs(steps - std::round(steps)) > 1e-6 * std::max(1.0, steps))
-      {
-        reason << "the final time " << T << " is not a whole number of steps of h = " << h << " (T/h = " << steps
-               << ")";
-        throw io::InputError(file, parameter_section() + "/Time step", reason.str());
-      }
+    check_fixed_time_step(settings_.time_step, model, control, file, parameter_section());
   }
 
-  RunSummary MoreauJeanSolver::run(const model::StructuralModel &model, const RunControl &control,
-                                   ResponseObserver &observer) const
+  namespace
   {
-    const MoreauJean osi(model, settings_);
-    State            state = osi.initial_state();
-    EnergyLedger     ledger(osi.kinetic_energy(state.v), osi.potential_energy(state.u));
-
-    const double h          = settings_.time_step;
-    const auto   n_steps    = static_cast<unsigned long>(std::llround(control.final_time / h));
-    const auto   n_contacts = model.contacts.size();
-
-    Vector impulse_since_row = Vector::Zero(n_contacts); // every impulse reaches a row once
-    double beta              = 0.0;
-    const auto report_sample = [&](const bool frame) {
-      ResponseSample s;
-      s.time                           = state.t;
-      s.u                              = &state.u;
-      s.v                              = &state.v;
-      s.impulse                        = &impulse_since_row;
-      s.frame                          = frame;
-      s.energy.kinetic                 = ledger.kinetic();
-      s.energy.potential               = ledger.potential();
-      s.energy.external_work           = ledger.external_work();
-      s.energy.damping_dissipation     = ledger.damping_dissipation();
-      s.energy.impact_dissipation      = ledger.impact_dissipation();
-      s.energy.numerical_dissipation   = ledger.numerical_dissipation();
-      s.energy.correction_beta         = beta;
-      s.energy.correction_work         = ledger.correction_work();
-      s.energy.balance_error           = ledger.balance_error();
-      observer.sample(s);
-      impulse_since_row.setZero();
-    };
-
-    RunSummary summary;
-    summary.initial_energy = ledger.total();
-    report_sample(control.frame_interval > 0);
-
-    unsigned long lcp_solves = 0, lcp_fallbacks = 0, corrections = 0;
-    double        largest_beta = 0.0;
-    std::vector<Episode> episodes(n_contacts);
-    const auto close_episode = [&](const std::size_t c, const double end_time, const bool separated) {
-      Episode &e = episodes[c];
-      observer.event(e.impact);
-      if (e.steps > 1)
-        {
-          ContactEvent stick = e.impact;
-          stick.kind         = ContactEvent::Kind::sticking_start;
-          stick.time         = e.second_step_start;
-          stick.impulse = stick.pre_velocity = stick.post_velocity = 0.0;
-          observer.event(stick);
-          if (separated)
-            {
-              ContactEvent separation = stick;
-              separation.kind         = ContactEvent::Kind::separation;
-              separation.time         = end_time;
-              observer.event(separation);
-            }
-        }
-      e = Episode{};
-    };
-
-    Schedule        rows{control.output_interval, h}, frames{control.frame_interval, h};
-    io::ProgressBar progress("simulate", control.final_time, control.quiet);
-    std::vector<double> gap_before(n_contacts);
-    struct Penetration
+    // One run: the OSI's steps, the ledger, the rows and the contact episodes, and the warnings
+    // the summary ends with.
+    class MoreauJeanRun : SolverRun
     {
-      double gap = 0.0, time = 0.0;
-    };
-    std::vector<Penetration> deepest(n_contacts);
-    std::vector<double>      travel(n_contacts, 0.0); // largest |g − g0|: how far the contact point moved
-    for (std::size_t c = 0; c < n_contacts; ++c)
-      gap_before[c] = model.contacts[c].gap0 + model.contacts[c].row.dot(state.u);
-    for (unsigned long k = 1; k <= n_steps; ++k)
+    public:
+      MoreauJeanRun(const MoreauJeanSettings &settings, const model::StructuralModel &model, const RunControl &control,
+                    ResponseObserver &observer)
+        : SolverRun(control, observer, "steps")
+        , model_(model)
+        , osi_(model, settings)
+        , state_(osi_.initial_state())
+        , ledger_(osi_.kinetic_energy(state_.v), osi_.potential_energy(state_.u))
+        , h_(settings.time_step)
+        , n_steps_(static_cast<unsigned long>(std::llround(control.final_time / h_)))
+        , n_contacts_(model.contacts.size())
+        , impulse_since_row_(Vector::Zero(n_contacts_))
+        , episodes_(n_contacts_)
+        , rows_{control.output_interval, h_}
+        , frames_{control.frame_interval, h_}
+        , gap_before_(n_contacts_)
+        , deepest_(n_contacts_)
+        , travel_(n_contacts_, 0.0)
+      {}
+
+      RunSummary run()
       {
-        const double t_start = state.t;
-        const auto   report  = osi.step(state);
+        summary_.initial_energy = ledger_.total();
+        record(control_.frame_interval > 0);
+        io::ProgressBar progress("simulate", control_.final_time, control_.quiet);
+        for (std::size_t c = 0; c < n_contacts_; ++c)
+          gap_before_[c] = model_.contacts[c].gap0 + model_.contacts[c].row.dot(state_.u);
+        for (unsigned long k = 1; k <= n_steps_; ++k)
+          {
+            const double t_start = state_.t;
+            const auto   report  = step(k);
+            follow_episodes(report, t_start);
+            account(k, t_start, report);
+            record_if_due(k, report.corrected);
+            progress.update(state_.t);
+          }
+        progress.finish();
+        for (std::size_t c = 0; c < n_contacts_; ++c)
+          if (episodes_[c].open)
+            close_episode(c, state_.t, false);
+        return summarise();
+      }
+
+    private:
+      // One step of the OSI; an LCP no solver could solve ends the run.
+      StepReport step(const unsigned long k)
+      {
+        const double t_start = state_.t;
+        auto         report  = osi_.step(state_);
         if (report.lcp_solved)
           {
-            ++lcp_solves;
+            ++lcp_solves_;
             if (report.lcp_failed)
               {
                 std::ostringstream message;
-                message << "step " << k << " (t = " << t_start + h << "): " << report.lcp_message;
+                message << "step " << k << " (t = " << t_start + h_ << "): " << report.lcp_message;
                 throw NumericalFailure(message.str());
               }
             if (report.lcp_attempts > 1)
               {
-                ++lcp_fallbacks;
-                std::cerr << "warning: step " << k << " (t = " << t_start + h << "): " << report.lcp_message
+                ++lcp_fallbacks_;
+                std::cerr << "warning: step " << k << " (t = " << t_start + h_ << "): " << report.lcp_message
                           << "accepted with error " << report.lcp_error << "\n";
               }
           }
+        return report;
+      }
+
+      // Contact episodes (consecutive steps with an impulse), the deepest penetration and how
+      // far each contact point moved.
+      void follow_episodes(const StepReport &report, const double t_start)
+      {
         bool sticking = false;
-        for (std::size_t c = 0; c < n_contacts; ++c)
+        for (std::size_t c = 0; c < n_contacts_; ++c)
           {
-            Episode &e = episodes[c];
+            Episode &e = episodes_[c];
             if (report.impulse[c] > 0)
               {
                 if (!e.open)
@@ -212,14 +161,13 @@ namespace vibroimpact::integrators
                     // The impact instant: the step start plus the time to close the gap at the
                     // pre-impact contact velocity (within the step).
                     const double approach = -report.velocity_before[c];
-                    const double delay    = approach > 0 ? std::clamp(gap_before[c] / approach, 0.0, h) : 0.0;
+                    const double delay    = approach > 0 ? std::clamp(gap_before_[c] / approach, 0.0, h_) : 0.0;
                     e.open                 = true;
                     e.impact.kind          = ContactEvent::Kind::impact;
                     e.impact.time          = t_start + delay;
                     e.impact.contact       = static_cast<unsigned int>(c);
                     e.impact.pre_velocity  = report.velocity_before[c];
                     e.impact.post_velocity = report.velocity_after[c];
-                    ++summary.impacts;
                   }
                 else
                   sticking = true;
@@ -229,72 +177,163 @@ namespace vibroimpact::integrators
               }
             else if (e.open)
               close_episode(c, t_start, true);
-            gap_before[c] = report.gap[c];
-            if (report.gap[c] < deepest[c].gap)
-              deepest[c] = {report.gap[c], state.t};
-            travel[c] = std::max(travel[c], std::abs(report.gap[c] - model.contacts[c].gap0));
+            gap_before_[c] = report.gap[c];
+            if (report.gap[c] < deepest_[c].gap)
+              deepest_[c] = {report.gap[c], state_.t};
+            travel_[c] = std::max(travel_[c], std::abs(report.gap[c] - model_.contacts[c].gap0));
           }
-        summary.sticking_time += sticking ? h : 0.0;
+        summary_.sticking_time += sticking ? h_ : 0.0;
+      }
+
+      // The impact (with the episode's impulse) and, for an episode of more than one step, a
+      // sticking phase from its second step to the separation.
+      void close_episode(const std::size_t c, const double end_time, const bool separated)
+      {
+        Episode &e = episodes_[c];
+        report(e.impact);
+        if (e.steps > 1)
+          {
+            ContactEvent stick = e.impact;
+            stick.kind         = ContactEvent::Kind::sticking_start;
+            stick.time         = e.second_step_start;
+            stick.impulse = stick.pre_velocity = stick.post_velocity = 0.0;
+            report(stick);
+            if (separated)
+              {
+                ContactEvent separation = stick;
+                separation.kind         = ContactEvent::Kind::separation;
+                separation.time         = end_time;
+                report(separation);
+              }
+          }
+        e = Episode{};
+      }
+
+      // The step's energies into the ledger (a non-finite one ends the run), its impulse into the
+      // next row, the time k h (not a sum of k rounded steps).
+      void account(const unsigned long k, const double t_start, const StepReport &report)
+      {
         if (report.corrected)
           {
-            ++corrections;
-            largest_beta = std::max(largest_beta, std::abs(report.energy.correction_beta));
+            ++corrections_;
+            largest_beta_ = std::max(largest_beta_, std::abs(report.energy.correction_beta));
           }
-        ledger.record(report.energy, osi.kinetic_energy(state.v), osi.potential_energy(state.u));
-        if (!std::isfinite(ledger.total() + ledger.external_work() + ledger.damping_dissipation() +
-                           ledger.impact_dissipation() + ledger.numerical_dissipation()))
-          throw NumericalFailure(non_finite_report(k, t_start + h, state, ledger));
-        impulse_since_row += report.impulse;
-        state.t = k * h; // not a sum of k rounded steps
-        beta    = report.energy.correction_beta;
-        const bool frame = control.frame_interval > 0 && (frames.due(k) || k == n_steps);
-        // Every step with a correction gets its row, so that every β is in the history.
-        if (rows.due(k) || k == n_steps || report.corrected || frame)
-          report_sample(frame);
-        progress.update(state.t);
+        ledger_.record(report.energy, osi_.kinetic_energy(state_.v), osi_.potential_energy(state_.u));
+        if (!std::isfinite(ledger_.total() + ledger_.external_work() + ledger_.damping_dissipation() +
+                           ledger_.impact_dissipation() + ledger_.numerical_dissipation()))
+          throw NumericalFailure(non_finite_report(k, t_start + h_, state_, ledger_));
+        impulse_since_row_ += report.impulse;
+        state_.t = k * h_;
+        beta_    = report.energy.correction_beta;
       }
-    progress.finish();
-    for (std::size_t c = 0; c < n_contacts; ++c)
-      if (episodes[c].open)
-        close_episode(c, state.t, false);
 
-    summary.step_name              = "steps";
-    summary.steps                  = n_steps;
-    summary.final_energy           = ledger.total();
-    summary.balance_error          = ledger.balance_error();
-    summary.relative_balance_error = ledger.relative_balance_error();
-    summary.counters = {{"LCP solves", double(lcp_solves)},
-                        {"LCP fallbacks", double(lcp_fallbacks)},
-                        {"energy corrections", double(corrections)},
-                        {"largest |beta|", largest_beta}};
-    if (lcp_fallbacks > 0)
-      summary.warnings.push_back(std::to_string(lcp_fallbacks) + " LCP solves needed a fallback solver");
-    // A harmonic load the step cannot sample (ω h > π) is aliased: the run answers another load.
-    for (const auto &load : model.loads)
-      if (load.time.kind == model::TimeFunction::Kind::harmonic && load.time.omega * h > M_PI)
-        {
-          std::ostringstream warning;
-          warning << "load " << load.name << ": omega h = " << load.time.omega * h
-                  << " > pi: the time step cannot sample its frequency (the forcing is aliased)";
-          summary.warnings.push_back(warning.str());
-        }
-    // The velocity-level law lets a gap close within a step (penetration up to h |U−|); deeper
-    // than a set fraction of the contact point's motion, the time step is too long for the contact.
-    for (std::size_t c = 0; c < n_contacts; ++c)
+      // Every step with a correction gets its row, so that every β is in the history.
+      void record_if_due(const unsigned long k, const bool corrected)
       {
-        const double scale = std::max(travel[c], std::abs(model.contacts[c].gap0));
-        if (-deepest[c].gap > penetration_warning_fraction * scale && deepest[c].gap < 0)
+        const bool frame = control_.frame_interval > 0 && (frames_.due(k) || k == n_steps_);
+        if (rows_.due(k) || k == n_steps_ || corrected || frame)
+          record(frame);
+      }
+
+      void record(const bool frame)
+      {
+        ResponseSample s;
+        s.time                         = state_.t;
+        s.u                            = &state_.u;
+        s.v                            = &state_.v;
+        s.impulse                      = &impulse_since_row_;
+        s.frame                        = frame;
+        s.energy.kinetic               = ledger_.kinetic();
+        s.energy.potential             = ledger_.potential();
+        s.energy.external_work         = ledger_.external_work();
+        s.energy.damping_dissipation   = ledger_.damping_dissipation();
+        s.energy.impact_dissipation    = ledger_.impact_dissipation();
+        s.energy.numerical_dissipation = ledger_.numerical_dissipation();
+        s.energy.correction_beta       = beta_;
+        s.energy.correction_work       = ledger_.correction_work();
+        s.energy.balance_error         = ledger_.balance_error();
+        report(s);
+        impulse_since_row_.setZero(); // every impulse reaches a row once
+      }
+
+      RunSummary summarise()
+      {
+        summary_.steps                  = n_steps_;
+        summary_.final_energy           = ledger_.total();
+        summary_.balance_error          = ledger_.balance_error();
+        summary_.relative_balance_error = ledger_.relative_balance_error();
+        count("LCP solves", double(lcp_solves_));
+        count("LCP fallbacks", double(lcp_fallbacks_));
+        count("energy corrections", double(corrections_));
+        count("largest |beta|", largest_beta_);
+        if (lcp_fallbacks_ > 0)
+          summary_.warnings.push_back(std::to_string(lcp_fallbacks_) + " LCP solves needed a fallback solver");
+        warn_of_aliased_loads();
+        warn_of_deep_penetration();
+        return summary_;
+      }
+
+      // A harmonic load the step cannot sample (ω h > π) is aliased: the run answers another load.
+      void warn_of_aliased_loads()
+      {
+        for (const auto &load : model_.loads)
+          if (load.time.kind == model::TimeFunction::Kind::harmonic && load.time.omega * h_ > M_PI)
+            {
+              std::ostringstream warning;
+              warning << "load " << load.name << ": omega h = " << load.time.omega * h_
+                      << " > pi: the time step cannot sample its frequency (the forcing is aliased)";
+              summary_.warnings.push_back(warning.str());
+            }
+      }
+
+      // The velocity-level law lets a gap close within a step (penetration up to h |U−|); deeper
+      // than a set fraction of the contact point's motion, the time step is too long for the contact.
+      void warn_of_deep_penetration()
+      {
+        const double fraction = MoreauJeanSolver::penetration_warning_fraction;
+        for (std::size_t c = 0; c < n_contacts_; ++c)
           {
-            std::ostringstream warning;
-            warning << "contact " << model.contacts[c].name << ": penetration " << -deepest[c].gap << " at t = "
-                    << deepest[c].time << " is " << 100 * -deepest[c].gap / scale
-                    << " % of the contact point's largest motion " << scale << " (more than "
-                    << 100 * penetration_warning_fraction << " %): the time step h = " << h
-                    << " is too long for this contact";
-            summary.warnings.push_back(warning.str());
+            const double scale = std::max(travel_[c], std::abs(model_.contacts[c].gap0));
+            if (-deepest_[c].gap > fraction * scale && deepest_[c].gap < 0)
+              {
+                std::ostringstream warning;
+                warning << "contact " << model_.contacts[c].name << ": penetration " << -deepest_[c].gap
+                        << " at t = " << deepest_[c].time << " is " << 100 * -deepest_[c].gap / scale
+                        << " % of the contact point's largest motion " << scale << " (more than " << 100 * fraction
+                        << " %): the time step h = " << h_ << " is too long for this contact";
+                summary_.warnings.push_back(warning.str());
+              }
           }
       }
-    return summary;
+
+      struct Penetration
+      {
+        double gap = 0.0, time = 0.0;
+      };
+
+      const model::StructuralModel &model_;
+      const MoreauJean              osi_;
+      State                         state_;
+      EnergyLedger                  ledger_;
+      const double                  h_;
+      const unsigned long           n_steps_;
+      const std::size_t             n_contacts_;
+      Vector                        impulse_since_row_;
+      double                        beta_ = 0.0; // of the step that ends at the next row
+      std::vector<Episode>          episodes_;
+      OutputSchedule                rows_, frames_;
+      std::vector<double>           gap_before_;
+      std::vector<Penetration>      deepest_;
+      std::vector<double>           travel_; // largest |g − g0|: how far the contact point moved
+      unsigned long                 lcp_solves_ = 0, lcp_fallbacks_ = 0, corrections_ = 0;
+      double                        largest_beta_ = 0.0;
+    };
+  } // namespace
+
+  RunSummary MoreauJeanSolver::run(const model::StructuralModel &model, const RunControl &control,
+                                   ResponseObserver &observer) const
+  {
+    return MoreauJeanRun(settings_, model, control, observer).run();
   }
 
   namespace

@@ -2,6 +2,7 @@
 // the modal equations and velocity-Verlet of the modal Udwadia–Kalaba solver with a force law
 // instead of constraints. Derivation of its restitution: doc/udwadia_kalaba.md.
 #include <vibroimpact/integrators/penalty.h>
+#include <vibroimpact/integrators/solver_base.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_section.h>
 
@@ -50,142 +51,185 @@ namespace vibroimpact::integrators
     }
   } // namespace
 
-  RunSummary ModalPenalty::run(const RunControl &control, ResponseObserver &observer) const
+  namespace
   {
-    const ModalProjection &P  = projection_;
-    const Eigen::MatrixXd &B  = P.contact_rows();
-    const auto             nc = static_cast<unsigned int>(B.rows());
-    const double           h = settings_.time_step, kp = settings_.stiffness, mu = settings_.damping;
-    const unsigned long    n = modal_step_count(h, control.final_time);
-    if (n == 0)
-      throw std::invalid_argument("modal penalty: the final time is shorter than a step");
+    // One run: velocity-Verlet steps with the penalty forces, the contact episodes they make.
+    class PenaltyRun : ModalSteppingRun
+    {
+    public:
+      PenaltyRun(const ModalPenaltySettings &settings, const ModalProjection &projection, const RunControl &control,
+                 ResponseObserver &observer)
+        : ModalSteppingRun(projection, settings.time_step, control, observer, "modal penalty")
+        , kp_(settings.stiffness)
+        , mu_(settings.damping)
+        , force_(nc_)
+        , episodes_(nc_)
+      {}
 
-    // Eq. (20): λ = k_p δ (1 + μ_p δ'), δ = −g > 0, never tensile.
-    Eigen::VectorXd force(nc);
-    const auto contact_forces = [&](const Eigen::VectorXd &q, const Eigen::VectorXd &v) {
-      for (unsigned int i = 0; i < nc; ++i)
-        {
-          const double delta = -P.gap(i, q), rate = -B.row(i).dot(v);
-          force[i]           = delta > 0 ? std::max(0.0, kp * delta * (1 + mu * rate)) : 0.0;
-        }
-      return B.transpose() * force;
-    };
-
-    Eigen::VectorXd q = P.initial_displacement(), v = P.initial_velocity();
-    Eigen::VectorXd f = P.load(0.0);
-    Eigen::VectorXd a = P.free_acceleration(q, v, 0.0) + contact_forces(q, v);
-    ModalRecorder   recorder(P, control, h, n, observer);
-    recorder.initial_energy = recorder.energy(q, v);
-    recorder.record(0, q, v, force);
-
-    RunSummary           summary;
-    std::vector<Episode> episodes(nc);
-    unsigned long        n_episodes = 0;
-    double               deepest    = 0.0;
-    const auto           close_episode = [&](unsigned int c, const double t) {
-      Episode &e = episodes[c];
-      observer.event(e.impact);
-      if (e.persistent)
-        {
-          ContactEvent separation = e.impact;
-          separation.kind         = ContactEvent::Kind::separation;
-          separation.time         = t;
-          separation.impulse = separation.pre_velocity = separation.post_velocity = 0.0;
-          observer.event(separation);
-        }
-      e = Episode{};
-    };
-
-    Eigen::VectorXd gap_start = P.gap0() + B * q, rate_start = B * v, force_start = force;
-    for (unsigned long k = 1; k <= n; ++k)
+      RunSummary run()
       {
-        const double t = k == n ? control.final_time : k * h;
-        q += h * v + 0.5 * h * h * a;
-        const Eigen::VectorXd v_predicted = v + h * a; // for the velocity-dependent forces
-        const Eigen::VectorXd f_end       = P.load(t);
+        start();
+        for (unsigned long k = 1; k <= n_; ++k)
+          {
+            const double t = time_of(k);
+            step(t);
+            follow_episodes(t);
+            recorder_.record(k, q_, v_, force_);
+          }
+        close_open_episodes();
+        return summarise();
+      }
+
+    private:
+      // Eq. (20): λ = k_p δ (1 + μ_p δ'), δ = −g > 0, never tensile; returns Bᵀλ.
+      Eigen::VectorXd contact_forces(const Eigen::VectorXd &q, const Eigen::VectorXd &v)
+      {
+        for (unsigned int i = 0; i < nc_; ++i)
+          {
+            const double delta = -P_.gap(i, q), rate = -B_.row(i).dot(v);
+            force_[i]          = delta > 0 ? std::max(0.0, kp_ * delta * (1 + mu_ * rate)) : 0.0;
+          }
+        return B_.transpose() * force_;
+      }
+
+      void start()
+      {
+        a_ = P_.free_acceleration(q_, v_, 0.0) + contact_forces(q_, v_);
+        recorder_.initial_energy = recorder_.energy(q_, v_);
+        recorder_.record(0, q_, v_, force_);
+        gap_start_   = P_.gap0() + B_ * q_;
+        rate_start_  = B_ * v_;
+        force_start_ = force_;
+      }
+
+      // One velocity-Verlet step to t; the gaps and contact velocities at its end.
+      void step(const double t)
+      {
+        q_ += h_ * v_ + 0.5 * h_ * h_ * a_;
+        const Eigen::VectorXd v_predicted = v_ + h_ * a_; // for the velocity-dependent forces
+        const Eigen::VectorXd f_end       = P_.load(t);
         const Eigen::VectorXd a_end =
-          f_end - P.damping().cwiseProduct(v_predicted) - P.omegas().cwiseAbs2().cwiseProduct(q) +
-          contact_forces(q, v_predicted);
-        const Eigen::VectorXd v_start = v;
-        v += 0.5 * h * (a + a_end);
-        recorder.add_step_work(v_start, f, v, f_end);
+          f_end - P_.damping().cwiseProduct(v_predicted) - P_.omegas().cwiseAbs2().cwiseProduct(q_) +
+          contact_forces(q_, v_predicted);
+        const Eigen::VectorXd v_start = v_;
+        v_ += 0.5 * h_ * (a_ + a_end);
+        recorder_.add_step_work(v_start, f_, v_, f_end);
 
         // The contacts' work on the structure, −∫ λ·U dt, is what they took: stored in the
         // penalty springs while in contact, dissipated once they open.
-        const Eigen::VectorXd gap = P.gap0() + B * q, rate = B * v;
-        recorder.impact_dissipation -= 0.5 * h * (force_start.dot(rate_start) + force.dot(rate));
-        recorder.impulse_since_row += 0.5 * h * (force_start + force);
+        gap_  = P_.gap0() + B_ * q_;
+        rate_ = B_ * v_;
+        recorder_.impact_dissipation -= 0.5 * h_ * (force_start_.dot(rate_start_) + force_.dot(rate_));
+        recorder_.impulse_since_row += 0.5 * h_ * (force_start_ + force_);
+        a_ = a_end;
+        f_ = f_end;
+      }
 
-        for (unsigned int c = 0; c < nc; ++c)
+      // Opens, extends and closes the contact episodes over the step that ends at t.
+      void follow_episodes(const double t)
+      {
+        for (unsigned int c = 0; c < nc_; ++c)
           {
-            Episode &e = episodes[c];
-            if (gap[c] < 0)
+            Episode &e = episodes_[c];
+            if (gap_[c] < 0)
               {
-                deepest = std::max(deepest, -gap[c]);
+                deepest_ = std::max(deepest_, -gap_[c]);
                 if (!e.open)
                   {
                     // Entry: the crossing of g = 0 within the step, the contact velocity there.
-                    const double s = crossing(gap_start[c], gap[c]);
+                    const double s = crossing(gap_start_[c], gap_[c]);
                     e.open                 = true;
                     e.impact.kind          = ContactEvent::Kind::impact;
                     e.impact.contact       = c;
-                    e.impact.time          = t - h + s * h;
-                    e.impact.pre_velocity  = rate_start[c] + s * (rate[c] - rate_start[c]);
+                    e.impact.time          = t - h_ + s * h_;
+                    e.impact.pre_velocity  = rate_start_[c] + s * (rate_[c] - rate_start_[c]);
                     e.impact.impulse       = 0.0;
-                    ++summary.impacts;
-                    ++n_episodes;
+                    ++n_episodes_;
                   }
-                e.impact.impulse += 0.5 * h * (force_start[c] + force[c]);
+                e.impact.impulse += 0.5 * h_ * (force_start_[c] + force_[c]);
                 // The penetration turns from growing to shrinking (the rebound) and, if it grows
                 // again before the gap opens, the contact is persistent: a sticking phase.
-                if (rate[c] > 0)
+                if (rate_[c] > 0)
                   e.rebounding = true;
-                else if (e.rebounding && rate[c] < 0 && !e.persistent)
+                else if (e.rebounding && rate_[c] < 0 && !e.persistent)
                   {
                     e.persistent = true;
                     ContactEvent stick;
                     stick.kind    = ContactEvent::Kind::sticking_start;
                     stick.contact = c;
                     stick.time    = t;
-                    observer.event(stick);
+                    report(stick);
                   }
-                summary.sticking_time += e.persistent ? h : 0.0;
+                summary_.sticking_time += e.persistent ? h_ : 0.0;
               }
             else if (e.open)
               {
-                const double s         = crossing(gap_start[c], gap[c]);
-                e.impact.post_velocity = rate_start[c] + s * (rate[c] - rate_start[c]);
-                e.impact.impulse += 0.5 * h * (force_start[c] + force[c]);
-                close_episode(c, t - h + s * h);
+                const double s         = crossing(gap_start_[c], gap_[c]);
+                e.impact.post_velocity = rate_start_[c] + s * (rate_[c] - rate_start_[c]);
+                e.impact.impulse += 0.5 * h_ * (force_start_[c] + force_[c]);
+                close_episode(c, t - h_ + s * h_);
               }
           }
-        gap_start   = gap;
-        rate_start  = rate;
-        force_start = force;
-        a           = a_end;
-        f           = f_end;
-        recorder.record(k, q, v, force);
+        gap_start_   = gap_;
+        rate_start_  = rate_;
+        force_start_ = force_;
       }
-    for (unsigned int c = 0; c < nc; ++c)
-      if (episodes[c].open)
-        {
-          // Still in contact at the end: the event reports the state so far, with no separation.
-          episodes[c].impact.post_velocity = rate_start[c];
-          episodes[c].persistent           = false;
-          close_episode(c, control.final_time);
-        }
-    recorder.finish(summary, q, v);
-    summary.step_name = "steps";
-    summary.counters  = {{"modes", double(P.size())},
-                        {"contact episodes", double(n_episodes)},
-                        {"deepest penetration", deepest},
-                        {"impact dissipation", recorder.impact_dissipation}};
-    return summary;
+
+      // The impact (with the episode's impulse) and, for a persistent contact, its separation.
+      void close_episode(const unsigned int c, const double t)
+      {
+        Episode &e = episodes_[c];
+        report(e.impact);
+        if (e.persistent)
+          {
+            ContactEvent separation = e.impact;
+            separation.kind         = ContactEvent::Kind::separation;
+            separation.time         = t;
+            separation.impulse = separation.pre_velocity = separation.post_velocity = 0.0;
+            report(separation);
+          }
+        e = Episode{};
+      }
+
+      // Still in contact at the end: the event reports the state so far, with no separation.
+      void close_open_episodes()
+      {
+        for (unsigned int c = 0; c < nc_; ++c)
+          if (episodes_[c].open)
+            {
+              episodes_[c].impact.post_velocity = rate_start_[c];
+              episodes_[c].persistent           = false;
+              close_episode(c, control_.final_time);
+            }
+      }
+
+      RunSummary summarise()
+      {
+        finish_summary();
+        count("contact episodes", double(n_episodes_));
+        count("deepest penetration", deepest_);
+        count("impact dissipation", recorder_.impact_dissipation);
+        return summary_;
+      }
+
+      const double         kp_, mu_;
+      Eigen::VectorXd      force_;                          // λ per contact, at the step end
+      Eigen::VectorXd      gap_, rate_;                     // at the step end
+      Eigen::VectorXd      gap_start_, rate_start_, force_start_; // at the step start
+      std::vector<Episode> episodes_;
+      unsigned long        n_episodes_ = 0;
+      double               deepest_    = 0.0;
+    };
+  } // namespace
+
+  RunSummary ModalPenalty::run(const RunControl &control, ResponseObserver &observer) const
+  {
+    return PenaltyRun(settings_, projection_, control, observer).run();
   }
 
   namespace
   {
-    class ModalPenaltySolver : public Solver
+    class ModalPenaltySolver : public SolverBase<ModalPenaltySolver, ModalPenaltySettings>
     {
     public:
       std::string name() const override { return "modal-penalty"; }
@@ -195,12 +239,6 @@ namespace vibroimpact::integrators
       }
       std::string parameter_section() const override { return "Modal penalty"; }
       void bind_parameters(io::ParameterSection &section) override { bind_modal_penalty_parameters(section, settings_); }
-      std::unique_ptr<Solver> clone() const override { return std::make_unique<ModalPenaltySolver>(*this); }
-
-      std::optional<double>       time_step() const override { return settings_.time_step; }
-      void                        set_time_step(double h) override { settings_.time_step = h; }
-      std::optional<unsigned int> number_of_modes() const override { return settings_.n_modes; }
-      void set_number_of_modes(const unsigned int n) override { settings_.n_modes = n; }
 
       void check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const override
       {
@@ -217,9 +255,6 @@ namespace vibroimpact::integrators
       {
         return ModalPenalty(model, settings_).run(control, observer);
       }
-
-    private:
-      ModalPenaltySettings settings_;
     };
 
     const SolverRegistration<ModalPenaltySolver> registration;

@@ -45,213 +45,252 @@ namespace vibroimpact::integrators
       throw std::invalid_argument("modal Udwadia-Kalaba: the time step must be positive");
   }
 
+  namespace
+  {
+    // One run: velocity-Verlet steps under the constraints of the closed contacts, contacts
+    // closing at their stop and opening where their multiplier turns tensile.
+    class UdwadiaKalabaRun : ModalSteppingRun
+    {
+    public:
+      UdwadiaKalabaRun(const ModalUdwadiaKalabaSettings &settings, const ModalProjection &projection,
+                       const RunControl &control, ResponseObserver &observer)
+        : ModalSteppingRun(projection, settings.time_step, control, observer, "modal Udwadia-Kalaba")
+        , projection_(settings.projection)
+        , closed_(nc_, false)
+        , force_(Eigen::VectorXd::Zero(nc_))
+        , sticking_(nc_, false)
+      {}
+
+      RunSummary run()
+      {
+        start();
+        for (unsigned long k = 1; k <= n_; ++k)
+          {
+            const double t = time_of(k);
+            step(t);
+            follow_closed_contacts();
+            recorder_.record(k, q_, v_, force_);
+          }
+        return summarise();
+      }
+
+    private:
+      // t = 0: contacts at their stop (to rounding) are closed; one arriving there impacts.
+      void start()
+      {
+        recorder_.initial_energy = recorder_.energy(q_, v_);
+        double scale             = 0.0;
+        for (unsigned int i = 0; i < nc_; ++i)
+          scale = std::max(scale, std::abs(P_.gap0()[i]) + B_.row(i).cwiseAbs().dot(q_.cwiseAbs()));
+        a_                 = P_.free_acceleration(q_, v_, 0.0);
+        const auto closing = closings(1e-12 * scale, v_);
+        constrain(a_, 0.0);
+        close_and_project(closing, 0.0);
+        a_ = P_.free_acceleration(q_, v_, 0.0);
+        constrain(a_, 0.0);
+        recorder_.record(0, q_, v_, force_);
+      }
+
+      // Velocity-Verlet: q at the end of the step from the start's acceleration; the damping
+      // of the end acceleration reads the predicted velocity q' + h q''.
+      void step(const double t)
+      {
+        q_ += h_ * v_ + 0.5 * h_ * h_ * a_;
+        const Eigen::VectorXd v_predicted = v_ + h_ * a_;
+        const auto            closing     = closings(0.0, v_predicted);
+        const Eigen::VectorXd f_end       = P_.load(t);
+        Eigen::VectorXd       a_end =
+          f_end - P_.damping().cwiseProduct(v_predicted) - P_.omegas().cwiseAbs2().cwiseProduct(q_);
+        constrain(a_end, t);
+        const Eigen::VectorXd v_start = v_;
+        v_ += 0.5 * h_ * (a_ + a_end);
+        recorder_.add_step_work(v_start, f_, v_, f_end);
+        // The constraint forces act over the step: their impulse reaches the history.
+        recorder_.impulse_since_row += h_ * force_;
+        if (projection_ || !closing.empty())
+          close_and_project(closing, t);
+        a_ = a_end;
+        f_ = f_end;
+      }
+
+      // The closed contacts after a step: their sticking time and how far they drifted.
+      void follow_closed_contacts()
+      {
+        for (unsigned int i = 0; i < nc_; ++i)
+          if (closed_[i])
+            {
+              largest_violation_ = std::max(largest_violation_, std::abs(P_.gap(i, q_)));
+              summary_.sticking_time += h_;
+            }
+      }
+
+      // The rows and pseudo-inverse of the current closed set, each state built once (3^P exist
+      // for P two-sided supports; few are visited).
+      const ConstraintState &constraint()
+      {
+        auto found = cache_.find(closed_);
+        if (found != cache_.end())
+          return found->second;
+        ConstraintState state;
+        for (unsigned int i = 0; i < nc_; ++i)
+          if (closed_[i])
+            state.contacts.push_back(i);
+        state.rows.resize(state.contacts.size(), B_.cols());
+        for (std::size_t k = 0; k < state.contacts.size(); ++k)
+          state.rows.row(k) = B_.row(state.contacts[k]);
+        if (!state.contacts.empty())
+          state.inverse = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(state.rows).pseudoInverse();
+        return cache_.emplace(closed_, std::move(state)).first->second;
+      }
+
+      // The end of a sticking phase (a contact still closed at the end of the step that closed it).
+      void separation(const unsigned int c, const double t)
+      {
+        if (!sticking_[c])
+          return;
+        ContactEvent event;
+        event.kind    = ContactEvent::Kind::separation;
+        event.time    = t;
+        event.contact = c;
+        report(event);
+        sticking_[c] = false;
+      }
+
+      // The contact forces and the constrained acceleration (eqs. 10–12). a: the free
+      // acceleration, replaced by the constrained one. While a multiplier is tensile the contact
+      // cannot hold: the most tensile one opens and the rest are solved again.
+      void constrain(Eigen::VectorXd &a, const double t)
+      {
+        const Eigen::VectorXd free = a;
+        while (true)
+          {
+            const ConstraintState &S = constraint();
+            force_.setZero();
+            a = free;
+            if (S.contacts.empty())
+              return;
+            const Eigen::VectorXd lambda = -S.inverse.transpose() * free; // (B_S⁺)ᵀ (b − B_S a), b = 0
+            Eigen::Index          worst  = 0;
+            if (lambda.minCoeff(&worst) >= 0)
+              {
+                a += S.rows.transpose() * lambda; // = a − B_S⁺ B_S a
+                for (std::size_t k = 0; k < S.contacts.size(); ++k)
+                  force_[S.contacts[k]] = lambda[k];
+                return;
+              }
+            closed_[S.contacts[worst]] = false;
+            ++releases_;
+            ++state_changes_;
+            separation(S.contacts[worst], t);
+          }
+      }
+
+      // Contacts that reach their stop: closed, and (with projection) brought onto it with no
+      // approach velocity: an inelastic impact whose impulse is that of the velocity projection.
+      void close_and_project(const std::vector<unsigned int> &closing, const double t)
+      {
+        std::vector<double> before(nc_);
+        for (unsigned int i = 0; i < nc_; ++i)
+          before[i] = B_.row(i).dot(v_);
+        const Eigen::VectorXd impulse = project(closing);
+        for (unsigned int c : closing)
+          {
+            ContactEvent event;
+            event.time    = t;
+            event.contact = c;
+            // A contact that closes at rest (resting on its stop at t = 0) has no impact.
+            if (before[c] < 0)
+              {
+                event.kind          = ContactEvent::Kind::impact;
+                event.pre_velocity  = before[c];
+                event.post_velocity = B_.row(c).dot(v_);
+                event.impulse       = impulse[c];
+                report(event);
+              }
+            if (closed_[c])
+              {
+                sticking_[c]  = true;
+                event.kind    = ContactEvent::Kind::sticking_start;
+                event.impulse = event.pre_velocity = event.post_velocity = 0.0;
+                report(event);
+              }
+          }
+      }
+
+      // With projection, the violations of the closed set and of the contacts closing now (even
+      // if their first multiplier was tensile: the impact happened) projected out (eqs. 18–19);
+      // returns the impulse per contact.
+      Eigen::VectorXd project(const std::vector<unsigned int> &closing)
+      {
+        Eigen::VectorXd impulse = Eigen::VectorXd::Zero(nc_);
+        if (!projection_)
+          return impulse;
+        StateKey held = closed_;
+        for (unsigned int c : closing)
+          closed_[c] = true;
+        const ConstraintState *S = &constraint();
+        closed_                  = held;
+        if (S->contacts.empty())
+          return impulse;
+        const double    energy_before = recorder_.energy(q_, v_);
+        Eigen::VectorXd g(S->contacts.size());
+        for (std::size_t k = 0; k < S->contacts.size(); ++k)
+          g[k] = P_.gap(S->contacts[k], q_);
+        q_ -= S->inverse * g;                                   // eq. (18)
+        const Eigen::VectorXd p = -S->inverse.transpose() * v_; // q' jumps by B_Sᵀ p
+        v_ += S->rows.transpose() * p;                          // eq. (19)
+        recorder_.impact_dissipation += energy_before - recorder_.energy(q_, v_);
+        for (std::size_t k = 0; k < S->contacts.size(); ++k)
+          impulse[S->contacts[k]] = p[k];
+        recorder_.impulse_since_row += impulse;
+        return impulse;
+      }
+
+      // A contact closes when its gap reaches zero (the paper's test X ≤ δ, eq. 15) unless it
+      // already recedes: a contact released at its stop sits there at a rounding-level gap of
+      // either sign and must not re-close while it leaves.
+      std::vector<unsigned int> closings(const double tolerance, const Eigen::VectorXd &velocity)
+      {
+        std::vector<unsigned int> closing;
+        for (unsigned int i = 0; i < nc_; ++i)
+          if (!closed_[i] && P_.gap(i, q_) <= tolerance && B_.row(i).dot(velocity) <= 0)
+            {
+              closed_[i] = true;
+              closing.push_back(i);
+              ++state_changes_;
+            }
+        return closing;
+      }
+
+      RunSummary summarise()
+      {
+        finish_summary();
+        count("contact states visited", double(cache_.size()));
+        count("contact state changes", double(state_changes_));
+        count("releases", double(releases_));
+        count("largest |gap| of a closed contact", largest_violation_);
+        count("impact dissipation", recorder_.impact_dissipation);
+        return summary_;
+      }
+
+      const bool                          projection_; // eqs. 18–19 after every step
+      std::map<StateKey, ConstraintState> cache_;
+      StateKey                            closed_;
+      Eigen::VectorXd                     force_; // per contact, of the last constrained acceleration
+      std::vector<bool>                   sticking_;
+      unsigned long                       state_changes_ = 0, releases_ = 0;
+      double                              largest_violation_ = 0.0;
+    };
+  } // namespace
+
   RunSummary ModalUdwadiaKalaba::run(const RunControl &control, ResponseObserver &observer) const
   {
-    const ModalProjection &P  = projection_;
-    const Eigen::MatrixXd &B  = P.contact_rows();
-    const auto             nc = static_cast<unsigned int>(B.rows());
-    const double           h  = settings_.time_step;
-    const unsigned long    n  = modal_step_count(h, control.final_time);
-    if (n == 0)
-      throw std::invalid_argument("modal Udwadia-Kalaba: the final time is shorter than a step");
-
-    // ---- contact states, each built once (3^P exist for P two-sided supports; few are visited)
-    std::map<StateKey, ConstraintState> cache;
-    StateKey                            closed(nc, false);
-    unsigned long                       state_changes = 0, releases = 0;
-    const auto constraint = [&]() -> const ConstraintState & {
-      auto found = cache.find(closed);
-      if (found != cache.end())
-        return found->second;
-      ConstraintState state;
-      for (unsigned int i = 0; i < nc; ++i)
-        if (closed[i])
-          state.contacts.push_back(i);
-      state.rows.resize(state.contacts.size(), B.cols());
-      for (std::size_t k = 0; k < state.contacts.size(); ++k)
-        state.rows.row(k) = B.row(state.contacts[k]);
-      if (!state.contacts.empty())
-        state.inverse = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(state.rows).pseudoInverse();
-      return cache.emplace(closed, std::move(state)).first->second;
-    };
-
-    // ---- the contact force of each contact and the constrained acceleration (eqs. 10–12)
-    Eigen::VectorXd force = Eigen::VectorXd::Zero(nc);
-    // Sticking phases: a contact still closed at the end of the step that closed it.
-    std::vector<bool> sticking(nc, false);
-    const auto        separation = [&](unsigned int c, double t) {
-      if (!sticking[c])
-        return;
-      ContactEvent event;
-      event.kind    = ContactEvent::Kind::separation;
-      event.time    = t;
-      event.contact = c;
-      observer.event(event);
-      sticking[c] = false;
-    };
-    // a: the free acceleration, replaced by the constrained one. While a multiplier is tensile the
-    // contact cannot hold: the most tensile one opens and the rest are solved again.
-    const auto constrain = [&](Eigen::VectorXd &a, const double t) {
-      const Eigen::VectorXd free = a;
-      while (true)
-        {
-          const ConstraintState &S = constraint();
-          force.setZero();
-          a = free;
-          if (S.contacts.empty())
-            return;
-          const Eigen::VectorXd lambda = -S.inverse.transpose() * free; // (B_S⁺)ᵀ (b − B_S a), b = 0
-          Eigen::Index          worst  = 0;
-          if (lambda.minCoeff(&worst) >= 0)
-            {
-              a += S.rows.transpose() * lambda; // = a − B_S⁺ B_S a
-              for (std::size_t k = 0; k < S.contacts.size(); ++k)
-                force[S.contacts[k]] = lambda[k];
-              return;
-            }
-          closed[S.contacts[worst]] = false;
-          ++releases;
-          ++state_changes;
-          separation(S.contacts[worst], t);
-        }
-    };
-
-    // ---- state
-    Eigen::VectorXd q = P.initial_displacement(), v = P.initial_velocity();
-    Eigen::VectorXd f = P.load(0.0);
-    ModalRecorder   recorder(P, control, h, n, observer);
-    recorder.initial_energy = recorder.energy(q, v);
-    double          largest_violation = 0.0;
-    RunSummary      summary;
-
-    // Contacts that reach their stop: closed, and (with projection) brought onto it with no
-    // approach velocity: an inelastic impact whose impulse is that of the velocity projection.
-    const auto close_and_project = [&](const std::vector<unsigned int> &closing, const double t) {
-      const ConstraintState *S = nullptr;
-      if (settings_.projection)
-        {
-          // Project on the closed set and on the contacts closing now (even if their first
-          // multiplier was tensile: the impact happened).
-          StateKey held = closed;
-          for (unsigned int c : closing)
-            closed[c] = true;
-          S      = &constraint();
-          closed = held;
-        }
-      Eigen::VectorXd impulse = Eigen::VectorXd::Zero(nc);
-      std::vector<double> before(nc);
-      for (unsigned int i = 0; i < nc; ++i)
-        before[i] = B.row(i).dot(v);
-      if (S && !S->contacts.empty())
-        {
-          const double energy_before = recorder.energy(q, v);
-          Eigen::VectorXd g(S->contacts.size());
-          for (std::size_t k = 0; k < S->contacts.size(); ++k)
-            g[k] = P.gap(S->contacts[k], q);
-          q -= S->inverse * g;                                           // eq. (18)
-          const Eigen::VectorXd p = -S->inverse.transpose() * v;         // q' jumps by B_Sᵀ p
-          v += S->rows.transpose() * p;                                  // eq. (19)
-          recorder.impact_dissipation += energy_before - recorder.energy(q, v);
-          for (std::size_t k = 0; k < S->contacts.size(); ++k)
-            impulse[S->contacts[k]] = p[k];
-          recorder.impulse_since_row += impulse;
-        }
-      for (unsigned int c : closing)
-        {
-          ContactEvent event;
-          event.time    = t;
-          event.contact = c;
-          // A contact that closes at rest (resting on its stop at t = 0) has no impact.
-          if (before[c] < 0)
-            {
-              event.kind          = ContactEvent::Kind::impact;
-              event.pre_velocity  = before[c];
-              event.post_velocity = B.row(c).dot(v);
-              event.impulse       = impulse[c];
-              observer.event(event);
-              ++summary.impacts;
-            }
-          if (closed[c])
-            {
-              sticking[c] = true;
-              event.kind  = ContactEvent::Kind::sticking_start;
-              event.impulse = event.pre_velocity = event.post_velocity = 0.0;
-              observer.event(event);
-            }
-        }
-    };
-
-    // A contact closes when its gap reaches zero (the paper's test X ≤ δ, eq. 15) unless it
-    // already recedes: a contact released at its stop sits there at a rounding-level gap of
-    // either sign and must not re-close while it leaves.
-    const auto closings = [&](const double tolerance, const Eigen::VectorXd &velocity) {
-      std::vector<unsigned int> closing;
-      for (unsigned int i = 0; i < nc; ++i)
-        if (!closed[i] && P.gap(i, q) <= tolerance && B.row(i).dot(velocity) <= 0)
-          {
-            closed[i] = true;
-            closing.push_back(i);
-            ++state_changes;
-          }
-      return closing;
-    };
-
-    // t = 0: contacts at their stop (to rounding) are closed; one arriving there impacts.
-    double scale = 0.0;
-    for (unsigned int i = 0; i < nc; ++i)
-      scale = std::max(scale, std::abs(P.gap0()[i]) + B.row(i).cwiseAbs().dot(q.cwiseAbs()));
-    Eigen::VectorXd a = P.free_acceleration(q, v, 0.0);
-    {
-      const auto closing = closings(1e-12 * scale, v);
-      constrain(a, 0.0);
-      close_and_project(closing, 0.0);
-      a = P.free_acceleration(q, v, 0.0);
-      constrain(a, 0.0);
-    }
-    recorder.record(0, q, v, force);
-
-    for (unsigned long k = 1; k <= n; ++k)
-      {
-        const double t = k == n ? control.final_time : k * h;
-        // Velocity-Verlet: q at the end of the step from the start's acceleration; the damping
-        // of the end acceleration reads the predicted velocity q' + h q''.
-        q += h * v + 0.5 * h * h * a;
-        const Eigen::VectorXd v_predicted = v + h * a;
-        const auto            closing     = closings(0.0, v_predicted);
-        const Eigen::VectorXd f_end       = P.load(t);
-        Eigen::VectorXd       a_end = f_end - P.damping().cwiseProduct(v_predicted) - P.omegas().cwiseAbs2().cwiseProduct(q);
-        constrain(a_end, t);
-        const Eigen::VectorXd v_start = v;
-        v += 0.5 * h * (a + a_end);
-        recorder.add_step_work(v_start, f, v, f_end);
-        // The constraint forces act over the step: their impulse reaches the history.
-        recorder.impulse_since_row += h * force;
-        if (settings_.projection || !closing.empty())
-          close_and_project(closing, t);
-        for (unsigned int i = 0; i < nc; ++i)
-          if (closed[i])
-            {
-              largest_violation = std::max(largest_violation, std::abs(P.gap(i, q)));
-              summary.sticking_time += h;
-            }
-        a = a_end;
-        f = f_end;
-        recorder.record(k, q, v, force);
-      }
-    recorder.finish(summary, q, v);
-    summary.step_name = "steps";
-    summary.counters  = {{"modes", double(P.size())},
-                        {"contact states visited", double(cache.size())},
-                        {"contact state changes", double(state_changes)},
-                        {"releases", double(releases)},
-                        {"largest |gap| of a closed contact", largest_violation},
-                        {"impact dissipation", recorder.impact_dissipation}};
-    return summary;
+    return UdwadiaKalabaRun(settings_, projection_, control, observer).run();
   }
 
   namespace
   {
-    class ModalUdwadiaKalabaSolver : public Solver
+    class ModalUdwadiaKalabaSolver : public SolverBase<ModalUdwadiaKalabaSolver, ModalUdwadiaKalabaSettings>
     {
     public:
       std::string name() const override { return "modal-uk"; }
@@ -265,12 +304,6 @@ namespace vibroimpact::integrators
       {
         bind_modal_udwadia_kalaba_parameters(section, settings_);
       }
-      std::unique_ptr<Solver> clone() const override { return std::make_unique<ModalUdwadiaKalabaSolver>(*this); }
-
-      std::optional<double>       time_step() const override { return settings_.time_step; }
-      void                        set_time_step(double h) override { settings_.time_step = h; }
-      std::optional<unsigned int> number_of_modes() const override { return settings_.n_modes; }
-      void set_number_of_modes(const unsigned int n) override { settings_.n_modes = n; }
 
       void check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const override
       {
@@ -282,9 +315,6 @@ namespace vibroimpact::integrators
       {
         return ModalUdwadiaKalaba(model, settings_).run(control, observer);
       }
-
-    private:
-      ModalUdwadiaKalabaSettings settings_;
     };
 
     const SolverRegistration<ModalUdwadiaKalabaSolver> registration;

@@ -2,6 +2,7 @@
 // beam–rod modes) and apart (cantilever and rod modes), closed-form time functions, switches
 // located by TOMS 748 between samples, the state projected on the new basis with the mass inner
 // product (doc/wave_modes.md).
+#include <vibroimpact/integrators/solver_base.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/reference/wave_mode_solver.h>
@@ -180,15 +181,30 @@ namespace vibroimpact::reference
       double       energy0 = 0.0, work0 = 0.0, impulse0 = 0.0;
     };
 
-    class WaveModeRun
+    // One run: the two bases prepared once, then samples on the grid of h, the switches between
+    // phases located and projected, the contact episodes and the summary.
+    class WaveModeRun : integrators::SolverRun
     {
+      using clock = std::chrono::steady_clock;
+
     public:
-      WaveModeRun(const model::StructuralModel &m, const WaveModeSettings &s, const Layout &layout)
-        : model_(m)
+      WaveModeRun(const model::StructuralModel &m, const WaveModeSettings &s, const Layout &layout,
+                  const RunControl &control, ResponseObserver &observer)
+        : SolverRun(control, observer, "samples")
+        , model_(m)
         , settings_(s)
         , layout_(layout)
         , d_(layout.data)
         , force_(m)
+        , h_(s.time_step)
+        , n_steps_(static_cast<unsigned long>(std::ceil(control.final_time / s.time_step - 1e-9)))
+        , rows_{control.output_interval, s.time_step}
+        , frames_{control.frame_interval, s.time_step}
+        , row_gap_(1)
+        , row_force_(1)
+        , row_impulse_(1)
+        , row_probe_u_(static_cast<Eigen::Index>(m.probes.size()))
+        , row_probe_v_(static_cast<Eigen::Index>(m.probes.size()))
       {
         const auto start = clock::now();
         free_.modes      = free_modes(d_, s.n_modes);
@@ -213,10 +229,29 @@ namespace vibroimpact::reference
         seconds_projections_ = elapsed(prepare_start);
       }
 
-      RunSummary run(const RunControl &control, ResponseObserver &observer);
+      RunSummary run()
+      {
+        const auto wall_start = clock::now();
+        start();
+        for (unsigned long k = 1; k <= n_steps_; ++k)
+          advance(k);
+        if (phase_.basis->contact)
+          {
+            contact_time_ += control_.final_time - phase_.t0;
+            if (pending_impact_.time >= 0)
+              close_episode(-1.0, contact_impulse(phase_, control_.final_time));
+          }
+        return summarise(wall_start);
+      }
 
     private:
-      using clock = std::chrono::steady_clock;
+      void       start();
+      void       advance(unsigned long k);
+      void       switch_phase_at(double ts, double t, double &f_next);
+      double     record(double t, bool frame, bool dofs);
+      void       close_episode(double end, double episode);
+      RunSummary summarise(clock::time_point wall_start);
+
       static double elapsed(clock::time_point t0)
       {
         return std::chrono::duration<double>(clock::now() - t0).count();
@@ -444,6 +479,14 @@ namespace vibroimpact::reference
         return {kinetic, potential};
       }
 
+      double total_energy(const Phase &ph, const double t) const
+      {
+        Vector a, b;
+        coordinates(ph, t, a, b);
+        const auto [k, p] = energy(ph, a, b, t);
+        return k + p;
+      }
+
       // A phase on basis b starting at t0 with coordinates q, q̇.
       Phase start_phase(const Basis &b, const double t0, const Vector &q, const Vector &qd) const
       {
@@ -584,242 +627,235 @@ namespace vibroimpact::reference
       Basis                         free_, coupled_;
       MatrixXd                      coupled_free_, free_coupled_; // ⟨φ_coupled_i, φ_free_j⟩ and its transpose
       double                        seconds_roots_ = 0.0, seconds_projections_ = 0.0;
+
+      // The run: the current phase and its coordinates at the last sample.
+      Phase         phase_;
+      Vector        q_, qd_;
+      bool          armed_ = false; // see crossing()
+      Sampler       sampler_;
+      unsigned long phase_id_ = 0;
+      double        t_prev_ = 0.0, f_prev_ = 0.0; // the last sample and its watched quantity
+      const double  h_;
+      const unsigned long     n_steps_;
+      integrators::OutputSchedule rows_, frames_;
+      // The energy ledger of the switches.
+      double        initial_energy_ = 0.0, final_energy_ = 0.0, largest_energy_ = 0.0;
+      double        switch_loss_ = 0.0, largest_change_ = 0.0, largest_relative_change_ = 0.0;
+      // Contact episodes and the impulse reported in rows.
+      ContactEvent  pending_impact_;
+      bool          initial_episode_ = false;
+      double        closed_impulse_ = 0.0, impulse_at_row_ = 0.0, contact_time_ = 0.0;
+      unsigned long switches_ = 0, grazes_ = 0;
+      double        last_switch_time_ = -1.0;
+      double        peak_force_ = 0.0, peak_force_time_ = 0.0;
+      double        seconds_switching_ = 0.0, seconds_sampling_ = 0.0;
+      // What a row reports (one contact).
+      Vector        row_gap_, row_force_, row_impulse_, row_probe_u_, row_probe_v_, row_u_, row_v_;
     };
 
-    // Whether sample k (t = k h) is due for a row of period `interval` (0: every sample).
-    struct Schedule
+    // The initial phase: apart when the gap is open; touching, in contact (it becomes apart at
+    // once if the contact force does not build up). Its first row.
+    void WaveModeRun::start()
     {
-      double        interval;
-      double        h;
-      unsigned long next = 1;
-
-      bool due(const unsigned long k)
-      {
-        if (interval <= 0)
-          return true;
-        if (k * h < next * interval - 1e-9 * h)
-          return false;
-        next = static_cast<unsigned long>(std::floor(k * h / interval + 1e-9)) + 1;
-        return true;
-      }
-    };
-
-    RunSummary WaveModeRun::run(const RunControl &control, ResponseObserver &observer)
-    {
-      const auto wall_start = clock::now();
-      RunSummary summary;
-      summary.solver    = "wave-modes";
-      summary.step_name = "samples";
-
-      // The initial phase: apart when the gap is open; touching, in contact (it becomes apart at
-      // once if the contact force does not build up).
-      Phase  phase = initial_phase(free_);
-      Vector q, qd;
-      coordinates(phase, 0.0, q, qd);
+      summary_.solver = "wave-modes";
+      phase_          = initial_phase(free_);
+      coordinates(phase_, 0.0, q_, qd_);
       const double gap_scale = std::max({std::abs(layout_.gap0), model_.initial_displacement.cwiseAbs().maxCoeff(),
                                          std::numeric_limits<double>::min()});
-      bool armed = gap(phase, q, force_.value(0)) > 1e-12 * gap_scale;
-      if (!armed)
-        phase = initial_phase(coupled_);
-
-      const auto energy_of = [&](const Phase &ph, double t) {
-        Vector a, b;
-        coordinates(ph, t, a, b);
-        const auto [k, p] = energy(ph, a, b, t);
-        return k + p;
-      };
-      phase.energy0               = energy_of(phase, 0.0);
-      const double initial_energy = phase.energy0;
-      double       switch_loss = 0.0, largest_change = 0.0, largest_relative_change = 0.0, closed_impulse = 0.0, impulse_at_row = 0.0;
-      double       contact_time = 0.0, seconds_switching = 0.0, seconds_sampling = 0.0;
-      unsigned long switches = 0, grazes = 0;
-      double        peak_force = 0.0, peak_force_time = 0.0, largest_energy = 0.0;
-      double        last_switch_time = -1.0;
-
-      const double  h       = settings_.time_step;
-      const auto    n_steps = static_cast<unsigned long>(std::ceil(control.final_time / h - 1e-9));
-      Schedule      rows{control.output_interval, h}, frames{control.frame_interval, h};
-      const auto    P = static_cast<Eigen::Index>(model_.probes.size());
-      Vector        gaps(1), forces(1), impulses(1), probe_u(P), probe_v(P), u, v;
-
-      const auto report = [&](const double t, const bool frame, const bool dofs) { // at q, qd of t
-        const Basis &b = *phase.basis;
-        const double F = force_.value(t), Fd = force_.rate(t);
-        gaps[0]        = b.contact ? 0.0 : gap(phase, q, F);
-        forces[0]      = b.contact ? contact_force(phase, q, F) : 0.0;
-        const double total_impulse = closed_impulse + contact_impulse(phase, t);
-        impulses[0]                = total_impulse - impulse_at_row;
-        impulse_at_row             = total_impulse;
-        probe_u = b.probe_values * q + F * b.probe_static_force + b.probe_static_gap;
-        probe_v = b.probe_values * qd + Fd * b.probe_static_force;
-        ResponseSample s;
-        s.time          = t;
-        s.gap           = &gaps;
-        s.contact_force = &forces;
-        s.impulse       = &impulses;
-        s.probe_u       = &probe_u;
-        s.probe_v       = &probe_v;
-        s.frame         = frame;
-        if (frame || dofs)
-          {
-            u = b.dof_values * q + F * b.dof_static_force + b.dof_static_gap;
-            v = b.dof_values * qd + Fd * b.dof_static_force;
-            s.u = &u;
-            s.v = &v;
-          }
-        const auto [kinetic, potential] = energy(phase, q, qd, t);
-        s.energy.kinetic                = kinetic;
-        s.energy.potential              = potential;
-        const double work               = force_.acts() ? phase.work0 + kinetic + potential - phase.energy0 : 0.0;
-        s.energy.external_work          = work;
-        s.energy.impact_dissipation     = switch_loss;
-        s.energy.balance_error          = kinetic + potential - initial_energy - work + switch_loss;
-        observer.sample(s);
-        return kinetic + potential;
-      };
+      armed_ = gap(phase_, q_, force_.value(0)) > 1e-12 * gap_scale;
+      if (!armed_)
+        phase_ = initial_phase(coupled_);
+      phase_.energy0  = total_energy(phase_, 0.0);
+      initial_energy_ = phase_.energy0;
+      final_energy_   = initial_energy_;
 
       // Each contact phase as the time steppers report a contact episode: an impact carrying the
       // episode's impulse (the force is finite: no impulse at an instant), a sticking start at
       // the same time (the contact persists), a separation where the force returns to zero.
       // They are sent when the episode ends, so the impact knows its impulse.
-      ContactEvent pending_impact;
-      pending_impact.kind = ContactEvent::Kind::impact;
-      pending_impact.time = -1.0;
-      if (phase.basis->contact) // touching at t = 0: an episode without an impact
-        pending_impact.time = 0.0;
-      bool initial_episode = phase.basis->contact;
-      const auto close_episode = [&](const double end, const double episode) {
-        if (!initial_episode)
-          {
-            pending_impact.impulse = episode;
-            observer.event(pending_impact);
-          }
-        ContactEvent e;
-        e.kind = ContactEvent::Kind::sticking_start;
-        e.time = pending_impact.time;
-        observer.event(e);
-        if (end >= 0)
-          {
-            e.kind    = ContactEvent::Kind::separation;
-            e.time    = end;
-            e.impulse = episode;
-            observer.event(e);
-          }
-        pending_impact.time = -1.0;
-        initial_episode     = false;
-      };
+      pending_impact_.kind = ContactEvent::Kind::impact;
+      pending_impact_.time = -1.0;
+      if (phase_.basis->contact) // touching at t = 0: an episode without an impact
+        pending_impact_.time = 0.0;
+      initial_episode_ = phase_.basis->contact;
 
-      Sampler       sampler;
-      unsigned long phase_id = 0;
-      sample(sampler, phase, phase_id, 0.0, q, qd);
-      report(0.0, control.frame_interval > 0, true);
-      double t_prev = 0.0, f_prev = watched_from(phase, q, 0.0), final_energy = initial_energy;
-      for (unsigned long k = 1; k <= n_steps; ++k)
-        {
-          const double t = std::min(k * h, control.final_time);
-          auto         sampling_start = clock::now();
-          sample(sampler, phase, phase_id, t, q, qd);
-          double f_next = watched_from(phase, q, t);
-          while (const auto t_switch = crossing(phase, t_prev, f_prev, t, f_next, armed))
-            {
-              seconds_sampling += elapsed(sampling_start);
-              const auto switch_start = clock::now();
-              const double ts         = *t_switch;
-              // Zeno guard: switches that keep coming at one instant are grazes going nowhere.
-              grazes = ts - last_switch_time <= 4 * settings_.switch_tolerance ? grazes + 1 : 0;
-              if (grazes > 8 || switches >= settings_.max_switches)
-                throw integrators::NumericalFailure(
-                  "wave modes: " + std::string(grazes > 8 ? "switches without end" : "more switches than allowed (" +
-                                                                                        std::to_string(settings_.max_switches) + ")") +
-                  " at t = " + std::to_string(ts) + " s");
-              last_switch_time = ts;
-              const double before = energy_of(phase, ts);
-              Vector       qs, qds;
-              coordinates(phase, ts, qs, qds);
-              const double work_before = phase.work0 + before - phase.energy0;
-              if (phase.basis->contact)
-                {
-                  const double episode = contact_impulse(phase, ts);
-                  closed_impulse += episode;
-                  contact_time += ts - phase.t0;
-                  close_episode(ts, episode);
-                }
-              else
-                {
-                  pending_impact.time         = ts;
-                  pending_impact.pre_velocity = gap_rate(phase, qds, force_.rate(ts));
-                  ++summary.impacts;
-                }
-              phase               = switch_phase(phase, ts);
-              phase.energy0       = energy_of(phase, ts);
-              phase.work0         = force_.acts() ? work_before : 0.0;
-              const double change = phase.energy0 - before;
-              switch_loss -= change;
-              largest_change = std::max(largest_change, std::abs(change));
-              largest_relative_change =
-                std::max(largest_relative_change, std::abs(change) / std::max(before, std::numeric_limits<double>::min()));
-              ++switches;
-              armed  = false;
-              t_prev = ts;
-              f_prev = watched(phase, ts);
-              ++phase_id;
-              sample(sampler, phase, phase_id, t, q, qd); // the new phase at the grid point
-              f_next = watched_from(phase, q, t);
-              seconds_switching += elapsed(switch_start);
-              sampling_start = clock::now();
-            }
-          t_prev = t, f_prev = f_next;
-          if (phase.basis->contact && f_next > peak_force) // at every sample, whatever rows are kept
-            peak_force = f_next, peak_force_time = t;
-          const bool frame = control.frame_interval > 0 && frames.due(k);
-          const bool row   = rows.due(k) || frame || k == n_steps;
-          if (row)
-            {
-              final_energy   = report(t, frame, k == n_steps);
-              largest_energy = std::max(largest_energy, final_energy);
-            }
-          seconds_sampling += elapsed(sampling_start);
-        }
-      if (phase.basis->contact)
-        {
-          contact_time += control.final_time - phase.t0;
-          if (pending_impact.time >= 0)
-            close_episode(-1.0, contact_impulse(phase, control.final_time));
-        }
-
-      summary.steps          = n_steps;
-      summary.sticking_time  = contact_time;
-      summary.initial_energy = initial_energy;
-      summary.final_energy   = final_energy;
-      const double work      = force_.acts() ? phase.work0 + final_energy - phase.energy0 : 0.0;
-      summary.balance_error  = final_energy - initial_energy - work + switch_loss;
-      // Relative to the largest energy the run held (a forced run may start at rest: E0 = 0).
-      summary.relative_balance_error =
-        summary.balance_error / std::max({std::abs(initial_energy), largest_energy, std::numeric_limits<double>::min()});
-      summary.wall_time = elapsed(wall_start) + seconds_roots_ + seconds_projections_;
-      summary.counters  = {{"modes", double(settings_.n_modes)},
-                          {"switches", double(switches)},
-                          {"contact time [s]", contact_time},
-                          {"largest sampled contact force [N]", peak_force},
-                          {"time of the largest contact force [s]", peak_force_time},
-                          {"energy lost at switches [J]", switch_loss},
-                          {"largest energy change at a switch [J]", largest_change},
-                          {"largest relative energy change at a switch", largest_relative_change},
-                          {"roots and shapes [s]", seconds_roots_},
-                          {"projection matrix [s]", seconds_projections_},
-                          {"switching [s]", seconds_switching},
-                          {"sampling [s]", seconds_sampling}};
-      if (largest_relative_change > 1e-3)
-        {
-          std::ostringstream w;
-          w << "a switch changed the energy by " << largest_relative_change
-            << " of the energy before it (the projection on the other truncated basis: more modes reduce it)";
-          summary.warnings.push_back(w.str());
-        }
-      return summary;
+      sample(sampler_, phase_, phase_id_, 0.0, q_, qd_);
+      record(0.0, control_.frame_interval > 0, true);
+      t_prev_ = 0.0;
+      f_prev_ = watched_from(phase_, q_, 0.0);
     }
 
-    class WaveModeSolver : public integrators::Solver
+    // Sample k: its switches, the peak contact force, its row if one is due.
+    void WaveModeRun::advance(const unsigned long k)
+    {
+      const double t              = std::min(k * h_, control_.final_time);
+      auto         sampling_start = clock::now();
+      sample(sampler_, phase_, phase_id_, t, q_, qd_);
+      double f_next = watched_from(phase_, q_, t);
+      while (const auto t_switch = crossing(phase_, t_prev_, f_prev_, t, f_next, armed_))
+        {
+          seconds_sampling_ += elapsed(sampling_start);
+          const auto switch_start = clock::now();
+          switch_phase_at(*t_switch, t, f_next);
+          seconds_switching_ += elapsed(switch_start);
+          sampling_start = clock::now();
+        }
+      t_prev_ = t, f_prev_ = f_next;
+      if (phase_.basis->contact && f_next > peak_force_) // at every sample, whatever rows are kept
+        peak_force_ = f_next, peak_force_time_ = t;
+      const bool frame = control_.frame_interval > 0 && frames_.due(k);
+      const bool row   = rows_.due(k) || frame || k == n_steps_;
+      if (row)
+        {
+          final_energy_   = record(t, frame, k == n_steps_);
+          largest_energy_ = std::max(largest_energy_, final_energy_);
+        }
+      seconds_sampling_ += elapsed(sampling_start);
+    }
+
+    // The switch at ts (before the sample at t): the episode's events, the state projected on the
+    // other basis, the energy the projection changed; the new phase sampled at t.
+    void WaveModeRun::switch_phase_at(const double ts, const double t, double &f_next)
+    {
+      // Zeno guard: switches that keep coming at one instant are grazes going nowhere.
+      grazes_ = ts - last_switch_time_ <= 4 * settings_.switch_tolerance ? grazes_ + 1 : 0;
+      if (grazes_ > 8 || switches_ >= settings_.max_switches)
+        throw integrators::NumericalFailure(
+          "wave modes: " + std::string(grazes_ > 8 ? "switches without end" : "more switches than allowed (" +
+                                                                                std::to_string(settings_.max_switches) + ")") +
+          " at t = " + std::to_string(ts) + " s");
+      last_switch_time_   = ts;
+      const double before = total_energy(phase_, ts);
+      Vector       qs, qds;
+      coordinates(phase_, ts, qs, qds);
+      const double work_before = phase_.work0 + before - phase_.energy0;
+      if (phase_.basis->contact)
+        {
+          const double episode = contact_impulse(phase_, ts);
+          closed_impulse_ += episode;
+          contact_time_ += ts - phase_.t0;
+          close_episode(ts, episode);
+        }
+      else
+        {
+          pending_impact_.time         = ts;
+          pending_impact_.pre_velocity = gap_rate(phase_, qds, force_.rate(ts));
+        }
+      phase_              = switch_phase(phase_, ts);
+      phase_.energy0      = total_energy(phase_, ts);
+      phase_.work0        = force_.acts() ? work_before : 0.0;
+      const double change = phase_.energy0 - before;
+      switch_loss_ -= change;
+      largest_change_ = std::max(largest_change_, std::abs(change));
+      largest_relative_change_ =
+        std::max(largest_relative_change_, std::abs(change) / std::max(before, std::numeric_limits<double>::min()));
+      ++switches_;
+      armed_  = false;
+      t_prev_ = ts;
+      f_prev_ = watched(phase_, ts);
+      ++phase_id_;
+      sample(sampler_, phase_, phase_id_, t, q_, qd_); // the new phase at the grid point
+      f_next = watched_from(phase_, q_, t);
+    }
+
+    // The row at t from q_, qd_ (DoF vectors only for frames and where `dofs`); returns the energy.
+    double WaveModeRun::record(const double t, const bool frame, const bool dofs)
+    {
+      const Basis &b = *phase_.basis;
+      const double F = force_.value(t), Fd = force_.rate(t);
+      row_gap_[0]    = b.contact ? 0.0 : gap(phase_, q_, F);
+      row_force_[0]  = b.contact ? contact_force(phase_, q_, F) : 0.0;
+      const double total_impulse = closed_impulse_ + contact_impulse(phase_, t);
+      row_impulse_[0]            = total_impulse - impulse_at_row_;
+      impulse_at_row_            = total_impulse;
+      row_probe_u_ = b.probe_values * q_ + F * b.probe_static_force + b.probe_static_gap;
+      row_probe_v_ = b.probe_values * qd_ + Fd * b.probe_static_force;
+      ResponseSample s;
+      s.time          = t;
+      s.gap           = &row_gap_;
+      s.contact_force = &row_force_;
+      s.impulse       = &row_impulse_;
+      s.probe_u       = &row_probe_u_;
+      s.probe_v       = &row_probe_v_;
+      s.frame         = frame;
+      if (frame || dofs)
+        {
+          row_u_ = b.dof_values * q_ + F * b.dof_static_force + b.dof_static_gap;
+          row_v_ = b.dof_values * qd_ + Fd * b.dof_static_force;
+          s.u    = &row_u_;
+          s.v    = &row_v_;
+        }
+      const auto [kinetic, potential] = energy(phase_, q_, qd_, t);
+      s.energy.kinetic                = kinetic;
+      s.energy.potential              = potential;
+      const double work               = force_.acts() ? phase_.work0 + kinetic + potential - phase_.energy0 : 0.0;
+      s.energy.external_work          = work;
+      s.energy.impact_dissipation     = switch_loss_;
+      s.energy.balance_error          = kinetic + potential - initial_energy_ - work + switch_loss_;
+      report(s);
+      return kinetic + potential;
+    }
+
+    // The end of a contact episode at `end` (< 0: still in contact at the final time) with the
+    // impulse `episode`: its impact (unless it was touching at t = 0), sticking start, separation.
+    void WaveModeRun::close_episode(const double end, const double episode)
+    {
+      if (!initial_episode_)
+        {
+          pending_impact_.impulse = episode;
+          report(pending_impact_);
+        }
+      ContactEvent e;
+      e.kind = ContactEvent::Kind::sticking_start;
+      e.time = pending_impact_.time;
+      report(e);
+      if (end >= 0)
+        {
+          e.kind    = ContactEvent::Kind::separation;
+          e.time    = end;
+          e.impulse = episode;
+          report(e);
+        }
+      pending_impact_.time = -1.0;
+      initial_episode_     = false;
+    }
+
+    RunSummary WaveModeRun::summarise(const clock::time_point wall_start)
+    {
+      summary_.steps          = n_steps_;
+      summary_.sticking_time  = contact_time_;
+      summary_.initial_energy = initial_energy_;
+      summary_.final_energy   = final_energy_;
+      const double work       = force_.acts() ? phase_.work0 + final_energy_ - phase_.energy0 : 0.0;
+      summary_.balance_error  = final_energy_ - initial_energy_ - work + switch_loss_;
+      // Relative to the largest energy the run held (a forced run may start at rest: E0 = 0).
+      summary_.relative_balance_error =
+        summary_.balance_error /
+        std::max({std::abs(initial_energy_), largest_energy_, std::numeric_limits<double>::min()});
+      summary_.wall_time = elapsed(wall_start) + seconds_roots_ + seconds_projections_;
+      count("modes", double(settings_.n_modes));
+      count("switches", double(switches_));
+      count("contact time [s]", contact_time_);
+      count("largest sampled contact force [N]", peak_force_);
+      count("time of the largest contact force [s]", peak_force_time_);
+      count("energy lost at switches [J]", switch_loss_);
+      count("largest energy change at a switch [J]", largest_change_);
+      count("largest relative energy change at a switch", largest_relative_change_);
+      count("roots and shapes [s]", seconds_roots_);
+      count("projection matrix [s]", seconds_projections_);
+      count("switching [s]", seconds_switching_);
+      count("sampling [s]", seconds_sampling_);
+      if (largest_relative_change_ > 1e-3)
+        {
+          std::ostringstream w;
+          w << "a switch changed the energy by " << largest_relative_change_
+            << " of the energy before it (the projection on the other truncated basis: more modes reduce it)";
+          summary_.warnings.push_back(w.str());
+        }
+      return summary_;
+    }
+
+    class WaveModeSolver : public integrators::SolverBase<WaveModeSolver, WaveModeSettings>
     {
     public:
       std::string name() const override { return "wave-modes"; }
@@ -842,12 +878,6 @@ namespace vibroimpact::reference
         section.add("Maximum switches", settings_.max_switches, 1, std::numeric_limits<unsigned int>::max(),
                     "The run fails beyond this number of contact and separation switches.");
       }
-      std::unique_ptr<integrators::Solver> clone() const override { return std::make_unique<WaveModeSolver>(*this); }
-
-      std::optional<double> time_step() const override { return settings_.time_step; }
-      void                  set_time_step(const double h) override { settings_.time_step = h; }
-      std::optional<unsigned int> number_of_modes() const override { return settings_.n_modes; }
-      void set_number_of_modes(const unsigned int n) override { settings_.n_modes = n; }
 
       void check(const model::StructuralModel &model, const RunControl &, const std::string &file) const override
       {
@@ -857,13 +887,8 @@ namespace vibroimpact::reference
       RunSummary run(const model::StructuralModel &model, const RunControl &control,
                      ResponseObserver &observer) const override
       {
-        const Layout layout = inspect(model, "");
-        WaveModeRun  run(model, settings_, layout);
-        return run.run(control, observer);
+        return WaveModeRun(model, settings_, inspect(model, ""), control, observer).run();
       }
-
-    private:
-      WaveModeSettings settings_;
     };
 
     const integrators::SolverRegistration<WaveModeSolver> registration;
