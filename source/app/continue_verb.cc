@@ -2,61 +2,33 @@
 // as branch.csv, a frequency–energy plot (fep.png) and, for chosen points, the orbit over one
 // period (orbit_<family>_<point>.csv and .pvd).
 #include <vibroimpact/integrators/moreau_jean.h>
-#include <vibroimpact/io/csv_writer.h>
-#include <vibroimpact/io/gnuplot.h>
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/output_folder.h>
-#include <vibroimpact/io/progress_bar.h>
-#include <vibroimpact/io/vtk_writer.h>
-#include <vibroimpact/periodic/continuation.h>
-#include <vibroimpact/periodic/linear_impact_flow.h>
-#include <vibroimpact/periodic/moreau_jean_flow.h>
+#include <vibroimpact/periodic/flow_map_registry.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/continuation_study.h>
 
 #include <deal.II/base/mpi.h>
 
-#include <vibroimpact/io/interrupt.h>
-#include <vibroimpact/io/write_error.h>
-
 #include "case_file.h"
 #include "verbs.h"
 
-#include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 namespace vibroimpact::app
 {
   namespace
   {
+    // The map Continuation/Flow map names (periodic/flow_map_registry.h); every map with impacts
+    // shares the Moreau-Jean subsection's energy correction.
     std::unique_ptr<periodic::PeriodicFlowMap> make_flow(const CaseFile &c, const model::StructuralModel &model)
     {
-      const auto &cc = c.continuation;
-      try
-        {
-          // One energy correction for both maps: the Moreau-Jean subsection's.
-          const auto &mj = dynamic_cast<const integrators::MoreauJeanSolver &>(c.solver("moreau-jean")).settings();
-          if (cc.flow == periodic::FlowKind::event_driven)
-            {
-              auto settings                 = cc.event_driven;
-              settings.energy_correction    = mj.energy_correction;
-              settings.correction_direction = mj.correction_direction;
-              return std::make_unique<periodic::LinearImpactFlow>(model, settings);
-            }
-          return std::make_unique<periodic::MoreauJeanFlow>(model, mj, cc.steps_per_period);
-        }
-      catch (const std::invalid_argument &e)
-        {
-          // The condensation's refusals (their text starts with the parameter's name) belong to it.
-          const std::string prefix = "massless contact nodes: ", what = e.what();
-          if (what.rfind(prefix, 0) == 0)
-            throw io::InputError(c.filename, "Continuation/Massless contact nodes", what.substr(prefix.size()));
-          throw io::InputError(c.filename, "Continuation/Flow map", what);
-        }
+      const auto &mj = dynamic_cast<const integrators::MoreauJeanSolver &>(c.solver("moreau-jean")).settings();
+      return periodic::make_flow_map({model, c.continuation, mj});
+    }
     }
 
   } // namespace

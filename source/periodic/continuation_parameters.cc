@@ -1,8 +1,11 @@
+// Binds the "Continuation" subsection (continuation_parameters.h) in named groups, in the order
+// the entries are declared, and checks a case against the model it will run on.
 #include <vibroimpact/io/input_error.h>
-#include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/io/parameter_section.h>
+#include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/periodic/continuation_parameters.h>
+#include <vibroimpact/periodic/flow_map_registry.h>
 
 #include <cmath>
 #include <cstdio>
@@ -10,118 +13,156 @@
 
 namespace vibroimpact::periodic
 {
+  namespace
+  {
+    // Which map, and which orbits on it.
+    void bind_map_and_orbits(io::ParameterSection &s, ContinuationCase &c)
+    {
+      const io::Choices<OrbitKind> kinds{{"free", OrbitKind::free}, {"forced", OrbitKind::forced}};
+      s.add_choice("Flow map", c.flow_map, FlowMapRegistry::names(), FlowMapRegistry::documentation());
+      c.flow = c.flow_map == "event-driven" ? FlowKind::event_driven : FlowKind::moreau_jean;
+      s.add("Kind", c.kind, kinds,
+            "free: conservative families leaving the linear modes of Families, continued in energy; forced: the "
+            "periodic response to the harmonic load, continued in its frequency from Minimum to Maximum frequency.");
+      s.add("Families", c.families, io::in_range(1, 1e6),
+            "Linear modes (1-based) whose families are continued (free orbits), e.g. 1, 2.");
+    }
+
+    // Where a branch starts and where it stops, in energy or in frequency.
+    void bind_bounds(io::ParameterSection &s, ContinuationCase &c)
+    {
+      ContinuationSettings &p = c.settings;
+      s.add("Start energy factor", p.start_energy_factor, io::positive(),
+            "First point: this multiple of the family's grazing energy (the linear mode touching a contact); above 1 "
+            "the start is the one-impact orbit of that energy where it is known in closed form.");
+      s.add("Minimum energy", p.min_energy, io::non_negative(), "Free families stop below this energy.");
+      s.add("Maximum energy", p.max_energy, io::non_negative(),
+            "Free families stop above this energy; 0: Maximum energy factor × the family's grazing energy.");
+      s.add("Maximum energy factor", c.max_energy_factor, io::positive(),
+            "The energy bound, as a multiple of the grazing energy, when Maximum energy = 0.");
+      s.add("Minimum frequency", p.min_frequency, io::non_negative(),
+            "rad/s. Free: a family stops below it; forced: the first forcing frequency.");
+      s.add("Maximum frequency", p.max_frequency, io::non_negative(),
+            "rad/s. Free: a family stops above it (0: no bound); forced: the last forcing frequency.");
+    }
+
+    // The arc-length steps, Newton, stability and restarts.
+    void bind_steps(io::ParameterSection &s, ContinuationSettings &p)
+    {
+      const io::Choices<bool> jacobians{{"exact", true}, {"finite differences", false}};
+      s.add("Maximum points", p.max_points, 2, 100000, "Points per branch.");
+      s.add("Initial step", p.initial_step, io::positive(), "First arc-length step, in scaled unknowns.");
+      s.add("Minimum step", p.min_step, io::positive(), "A branch stops (failed) when the step falls below it.");
+      s.add("Maximum step", p.max_step, io::positive(), "Largest arc-length step.");
+      s.add("Residual tolerance", p.tolerance, io::in_range(1e-15, 1e-2),
+            "Every reported orbit has |x(T) - x0| / |x0| below this.");
+      s.add("Maximum Newton iterations", p.max_newton, 1, 1000, "Per continuation step.");
+      s.add("Jacobian", p.exact_jacobian, jacobians,
+            "exact: saltation matrices (event-driven) or step matrices along the active sets (moreau-jean); finite "
+            "differences: one flow per unknown (the seed's method, for comparison).");
+      s.add("Stability tolerance", p.stability_tolerance, io::in_range(0, 1),
+            "An orbit is stable when its non-trivial Floquet multipliers have |mu| <= 1 + this.");
+      s.add("Restarts", p.max_restarts, 0, 10000,
+            "After Newton fails (a grazing adds an impact per period, a chatter sequence gains one), restart from the "
+            "last orbit this many times at most, the parameter moved by Restart jump.");
+      s.add("Restart jump", p.restart_jump, io::in_range(1e-8, 0.5), "Relative parameter change of a restart.");
+    }
+
+    // The maps' own entries: the event-driven map's modes, damping, chatter and massless nodes;
+    // the Moreau–Jean map's steps.
+    void bind_map_settings(io::ParameterSection &s, ContinuationCase &c)
+    {
+      constexpr unsigned int unbounded = std::numeric_limits<unsigned int>::max();
+      const io::Choices<integrators::ModeSource> sources{{"finite element", integrators::ModeSource::finite_element},
+                                                         {"exact", integrators::ModeSource::exact}};
+      s.add("Number of modes", c.event_driven.n_modes, 0, unbounded, "Event-driven map: modes kept; 0: all.");
+      s.add("Mode shapes", c.event_driven.mode_source, sources, "Event-driven map: where the modes come from.");
+      s.add("Damping ratios", c.event_driven.damping_ratios, io::in_range(0, 1),
+            "Event-driven map: modal damping ratios zeta_1, zeta_2, ... (the last repeats); empty: undamped.");
+      s.add("Chatter threshold", c.event_driven.chatter_threshold, io::non_negative(),
+            "Event-driven map: a contact whose rebound speed e|U-| is below this sticks.");
+      s.add("Chatter time", c.event_driven.chatter_time, io::non_negative(),
+            "Event-driven map: an impact within this time of the previous one of the same contact is perfectly "
+            "inelastic and starts sticking (the modal CoR's Chatter threshold epsilon); 0: off.");
+      s.add("Massless contact nodes", c.event_driven.massless_contact_nodes,
+            "Event-driven map: mass redistribution (Khenous, Laborde & Renard 2008). The contacts' DoFs give their mass "
+            "to their neighbours and are condensed statically; each contact becomes a unilateral spring, so there are "
+            "no impacts and Restitution is not used. The semi-discrete model conserves energy and its contact "
+            "converges to the continuum's (the rod's nonsmooth modes, doc/periodic.md §6).");
+      s.add("Steps per period", c.steps_per_period, 0, unbounded,
+            "Moreau–Jean map: N, h = T/N; 0: N = T / Moreau-Jean/Time step (fixed by the start orbit's period).");
+    }
+
+    // How a family starts, and what is written of its orbits.
+    void bind_start_and_output(io::ParameterSection &s, ContinuationCase &c)
+    {
+      const io::Choices<StartKind> starts{{"linear mode", StartKind::linear_mode},
+                                           {"simulation", StartKind::simulation},
+                                           {"simulated mode", StartKind::simulated_mode},
+                                           {"initial state", StartKind::initial_state}};
+      s.add("Start", c.start, starts,
+            "linear mode: each family from its linear mode at Start energy factor × its grazing energy; simulation: one "
+            "family from the orbit a simulation of the model's initial state (by the Flow map: Moreau–Jean steps, or the "
+            "exact event-driven flow) settles on after Simulation "
+            "time (the seed's sticking families, e = 0 with the energy correction); simulated mode: the same from each "
+            "family's linear mode at Start energy factor × its grazing energy; initial state: one family, Newton directly "
+            "from the model's initial state (each body's Initial displacement and velocity) with period Start period, "
+            "e.g. a closed-form orbit of the continuum.");
+      s.add("Start period", c.start_period, io::non_negative(), "The period guess of Start = initial state.");
+      s.add("Simulation time", c.simulation_time, io::positive(), "Length of the simulation of Start = simulation.");
+      s.add("Orbit points", c.orbit_points, io::non_negative(),
+            "Branch points (0-based, per family) whose orbit over one period is written (orbit_<family>_<point>.csv and "
+            ".pvd).");
+      s.add("Samples per orbit", c.orbit_samples, 2, 100000, "Rows of a written orbit.");
+      io::Bounds phase = io::in_range(0, 1);
+      phase.open_high  = true;
+      s.add("Sampling phase", c.sampling_phase, phase,
+            "branch.csv gives every probe's u and v at t = phase T of each orbit (forced: the sweep's Poincaré point "
+            "for the same phase).");
+    }
+
+    // What single entries cannot say, once the section is read: 0 bounds become ∞, and the
+    // entries that must agree.
+    void check_read_values(const io::ParameterSection &s, ContinuationCase &c)
+    {
+      ContinuationSettings &p = c.settings;
+      if (p.max_energy == 0.0)
+        p.max_energy = std::numeric_limits<double>::infinity();
+      if (p.max_frequency == 0.0)
+        p.max_frequency = std::numeric_limits<double>::infinity();
+      if (p.min_energy >= p.max_energy)
+        s.fail("Maximum energy", "must be above Minimum energy");
+      if (p.min_frequency >= p.max_frequency)
+        s.fail("Maximum frequency", "must be above Minimum frequency");
+      if (p.min_step > p.initial_step || p.initial_step > p.max_step)
+        s.fail("Initial step", "must lie between Minimum step and Maximum step");
+      if (c.kind == OrbitKind::forced && !(p.min_frequency > 0 && std::isfinite(p.max_frequency)))
+        s.fail("Minimum frequency", "a forced response needs 0 < Minimum frequency < Maximum frequency");
+      if (c.steps_per_period != 0 && c.steps_per_period < ContinuationCase::min_steps_per_period)
+        s.fail("Steps per period", "at least " + std::to_string(ContinuationCase::min_steps_per_period) +
+                                     " steps per period (or 0: from the time step)");
+      if (c.kind == OrbitKind::free && c.start == StartKind::initial_state && !(c.start_period > 0))
+        s.fail("Start period", "Start = initial state needs a period guess above 0");
+      for (const double f : c.families)
+        if (f != std::floor(f))
+          s.fail("Families", "'" + std::to_string(f) + "' is not a mode number");
+      for (const double k : c.orbit_points)
+        if (k != std::floor(k))
+          s.fail("Orbit points", "'" + std::to_string(k) + "' is not a point index");
+    }
+  } // namespace
+
   void bind_continuation_parameters(io::ParameterSection &s, ContinuationCase &c)
   {
-    constexpr unsigned int unbounded = std::numeric_limits<unsigned int>::max();
-    const io::Choices<FlowKind> flows{{"event-driven", FlowKind::event_driven}, {"moreau-jean", FlowKind::moreau_jean}};
-    const io::Choices<OrbitKind> kinds{{"free", OrbitKind::free}, {"forced", OrbitKind::forced}};
-    const io::Choices<integrators::ModeSource> sources{{"finite element", integrators::ModeSource::finite_element},
-                                                       {"exact", integrators::ModeSource::exact}};
-    const io::Choices<bool> jacobians{{"exact", true}, {"finite differences", false}};
-    ContinuationSettings &p = c.settings;
     if (!s.reading())
-      p.max_energy = p.max_frequency = 0.0; // declared as 0: no bound
-
-    s.add("Flow map", c.flow, flows,
-          "event-driven: exact between impacts, in modal coordinates (linear structures); moreau-jean: Steps per "
-          "period Moreau–Jean steps of the model (any model, the seed's method).");
-    s.add("Kind", c.kind, kinds,
-          "free: conservative families leaving the linear modes of Families, continued in energy; forced: the "
-          "periodic response to the harmonic load, continued in its frequency from Minimum to Maximum frequency.");
-    s.add("Families", c.families, io::in_range(1, 1e6),
-          "Linear modes (1-based) whose families are continued (free orbits), e.g. 1, 2.");
-    s.add("Start energy factor", p.start_energy_factor, io::positive(),
-          "First point: this multiple of the family's grazing energy (the linear mode touching a contact); above 1 "
-          "the start is the one-impact orbit of that energy where it is known in closed form.");
-    s.add("Minimum energy", p.min_energy, io::non_negative(), "Free families stop below this energy.");
-    s.add("Maximum energy", p.max_energy, io::non_negative(),
-          "Free families stop above this energy; 0: Maximum energy factor × the family's grazing energy.");
-    s.add("Maximum energy factor", c.max_energy_factor, io::positive(),
-          "The energy bound, as a multiple of the grazing energy, when Maximum energy = 0.");
-    s.add("Minimum frequency", p.min_frequency, io::non_negative(),
-          "rad/s. Free: a family stops below it; forced: the first forcing frequency.");
-    s.add("Maximum frequency", p.max_frequency, io::non_negative(),
-          "rad/s. Free: a family stops above it (0: no bound); forced: the last forcing frequency.");
-    s.add("Maximum points", p.max_points, 2, 100000, "Points per branch.");
-    s.add("Initial step", p.initial_step, io::positive(), "First arc-length step, in scaled unknowns.");
-    s.add("Minimum step", p.min_step, io::positive(), "A branch stops (failed) when the step falls below it.");
-    s.add("Maximum step", p.max_step, io::positive(), "Largest arc-length step.");
-    s.add("Residual tolerance", p.tolerance, io::in_range(1e-15, 1e-2),
-          "Every reported orbit has |x(T) - x0| / |x0| below this.");
-    s.add("Maximum Newton iterations", p.max_newton, 1, 1000, "Per continuation step.");
-    s.add("Jacobian", p.exact_jacobian, jacobians,
-          "exact: saltation matrices (event-driven) or step matrices along the active sets (moreau-jean); finite "
-          "differences: one flow per unknown (the seed's method, for comparison).");
-    s.add("Stability tolerance", p.stability_tolerance, io::in_range(0, 1),
-          "An orbit is stable when its non-trivial Floquet multipliers have |mu| <= 1 + this.");
-    s.add("Restarts", p.max_restarts, 0, 10000,
-          "After Newton fails (a grazing adds an impact per period, a chatter sequence gains one), restart from the "
-          "last orbit this many times at most, the parameter moved by Restart jump.");
-    s.add("Restart jump", p.restart_jump, io::in_range(1e-8, 0.5), "Relative parameter change of a restart.");
-    s.add("Number of modes", c.event_driven.n_modes, 0, unbounded, "Event-driven map: modes kept; 0: all.");
-    s.add("Mode shapes", c.event_driven.mode_source, sources, "Event-driven map: where the modes come from.");
-    s.add("Damping ratios", c.event_driven.damping_ratios, io::in_range(0, 1),
-          "Event-driven map: modal damping ratios zeta_1, zeta_2, ... (the last repeats); empty: undamped.");
-    s.add("Chatter threshold", c.event_driven.chatter_threshold, io::non_negative(),
-          "Event-driven map: a contact whose rebound speed e|U-| is below this sticks.");
-    s.add("Chatter time", c.event_driven.chatter_time, io::non_negative(),
-          "Event-driven map: an impact within this time of the previous one of the same contact is perfectly "
-          "inelastic and starts sticking (the modal CoR's Chatter threshold epsilon); 0: off.");
-    s.add("Massless contact nodes", c.event_driven.massless_contact_nodes,
-          "Event-driven map: mass redistribution (Khenous, Laborde & Renard 2008). The contacts' DoFs give their mass "
-          "to their neighbours and are condensed statically; each contact becomes a unilateral spring, so there are "
-          "no impacts and Restitution is not used. The semi-discrete model conserves energy and its contact "
-          "converges to the continuum's (the rod's nonsmooth modes, doc/periodic.md §6).");
-    s.add("Steps per period", c.steps_per_period, 0, unbounded,
-          "Moreau–Jean map: N, h = T/N; 0: N = T / Moreau-Jean/Time step (fixed by the start orbit's period).");
-    const io::Choices<StartKind> starts{{"linear mode", StartKind::linear_mode},
-                                         {"simulation", StartKind::simulation},
-                                         {"simulated mode", StartKind::simulated_mode},
-                                         {"initial state", StartKind::initial_state}};
-    s.add("Start", c.start, starts,
-          "linear mode: each family from its linear mode at Start energy factor × its grazing energy; simulation: one "
-          "family from the orbit a simulation of the model's initial state (by the Flow map: Moreau–Jean steps, or the "
-          "exact event-driven flow) settles on after Simulation "
-          "time (the seed's sticking families, e = 0 with the energy correction); simulated mode: the same from each "
-          "family's linear mode at Start energy factor × its grazing energy; initial state: one family, Newton directly "
-          "from the model's initial state (each body's Initial displacement and velocity) with period Start period, "
-          "e.g. a closed-form orbit of the continuum.");
-    s.add("Start period", c.start_period, io::non_negative(), "The period guess of Start = initial state.");
-    s.add("Simulation time", c.simulation_time, io::positive(), "Length of the simulation of Start = simulation.");
-    s.add("Orbit points", c.orbit_points, io::non_negative(),
-          "Branch points (0-based, per family) whose orbit over one period is written (orbit_<family>_<point>.csv and "
-          ".pvd).");
-    s.add("Samples per orbit", c.orbit_samples, 2, 100000, "Rows of a written orbit.");
-    io::Bounds phase = io::in_range(0, 1);
-    phase.open_high  = true;
-    s.add("Sampling phase", c.sampling_phase, phase,
-          "branch.csv gives every probe's u and v at t = phase T of each orbit (forced: the sweep's Poincaré point "
-          "for the same phase).");
-    if (!s.reading())
-      return;
-    if (p.max_energy == 0.0)
-      p.max_energy = std::numeric_limits<double>::infinity();
-    if (p.max_frequency == 0.0)
-      p.max_frequency = std::numeric_limits<double>::infinity();
-    if (p.min_energy >= p.max_energy)
-      s.fail("Maximum energy", "must be above Minimum energy");
-    if (p.min_frequency >= p.max_frequency)
-      s.fail("Maximum frequency", "must be above Minimum frequency");
-    if (p.min_step > p.initial_step || p.initial_step > p.max_step)
-      s.fail("Initial step", "must lie between Minimum step and Maximum step");
-    if (c.kind == OrbitKind::forced && !(p.min_frequency > 0 && std::isfinite(p.max_frequency)))
-      s.fail("Minimum frequency", "a forced response needs 0 < Minimum frequency < Maximum frequency");
-    if (c.steps_per_period != 0 && c.steps_per_period < ContinuationCase::min_steps_per_period)
-      s.fail("Steps per period", "at least " + std::to_string(ContinuationCase::min_steps_per_period) +
-                                   " steps per period (or 0: from the time step)");
-    if (c.kind == OrbitKind::free && c.start == StartKind::initial_state && !(c.start_period > 0))
-      s.fail("Start period", "Start = initial state needs a period guess above 0");
-    for (const double f : c.families)
-      if (f != std::floor(f))
-        s.fail("Families", "'" + std::to_string(f) + "' is not a mode number");
-    for (const double k : c.orbit_points)
-      if (k != std::floor(k))
-        s.fail("Orbit points", "'" + std::to_string(k) + "' is not a point index");
+      c.settings.max_energy = c.settings.max_frequency = 0.0; // declared as 0: no bound
+    bind_map_and_orbits(s, c);
+    bind_bounds(s, c);
+    bind_steps(s, c.settings);
+    bind_map_settings(s, c);
+    bind_start_and_output(s, c);
+    if (s.reading())
+      check_read_values(s, c);
   }
 
   namespace
@@ -176,11 +217,11 @@ namespace vibroimpact::periodic
       throw io::InputError(c.filename, "Continuation/Kind",
                            "free families are conservative: the model must have no load (use Kind = forced)");
     check_continuation_is_bounded(c, model);
-    if (c.kind == OrbitKind::free && c.flow == FlowKind::event_driven && !c.event_driven.damping_ratios.empty())
+    if (c.kind == OrbitKind::free && c.flow_map == "event-driven" && !c.event_driven.damping_ratios.empty())
       for (const double z : c.event_driven.damping_ratios)
         if (z > 0)
           throw io::InputError(c.filename, "Continuation/Damping ratios", "free families need an undamped model");
-    if (c.event_driven.massless_contact_nodes && c.flow != FlowKind::event_driven)
+    if (c.event_driven.massless_contact_nodes && c.flow_map != "event-driven")
       throw io::InputError(c.filename, "Continuation/Massless contact nodes", "needs Flow map = event-driven");
     if (c.event_driven.n_modes > model.n_dofs())
       throw io::InputError(c.filename, "Continuation/Number of modes",

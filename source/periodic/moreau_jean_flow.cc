@@ -1,4 +1,9 @@
+// The Moreau–Jean period map (moreau_jean_flow.h): N steps of the time stepper, the events its
+// impulses mark, and the Jacobian of the discrete map along the recorded active sets; linear
+// modes, grazing and start orbits come from the event-driven map of the same model.
 #include <vibroimpact/integrators/moreau_jean.h>
+#include <vibroimpact/periodic/continuation_parameters.h>
+#include <vibroimpact/periodic/flow_map_registry.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
 #include <vibroimpact/periodic/moreau_jean_flow.h>
 
@@ -54,6 +59,13 @@ namespace vibroimpact::periodic
       unsigned int        every = 0;
       std::vector<double> time;
       std::vector<Vector> u, v;
+
+      void add(const integrators::State &state)
+      {
+        time.push_back(state.t);
+        u.push_back(state.u);
+        v.push_back(state.v);
+      }
     };
 
     Vector vector_field(const Vector &x) const
@@ -61,16 +73,22 @@ namespace vibroimpact::periodic
       return to_physical(linear.vector_field(linear.modal_state(x.head(n), x.tail(n))));
     }
 
+    // The step h = T/N of a flow over `period`.
+    double step_for(const double period) const
+    {
+      return period / (steps ? steps : std::max(1.0, std::round(period / settings.time_step)));
+    }
+
     FlowResult run(const Vector &x0, double period, double alpha, bool with_jacobian, Recorder *recorder) const
     {
       auto s      = settings;
-      s.time_step = period / (steps ? steps : std::max(1.0, std::round(period / settings.time_step)));
+      s.time_step = step_for(period);
       const integrators::MoreauJean mj(model_with(alpha), s);
       integrators::State            state{x0.head(n), x0.tail(n), 0.0};
       FlowResult                    result;
       result.min_gap             = std::numeric_limits<double>::infinity();
       result.min_impact_velocity = std::numeric_limits<double>::infinity();
-      Matrix dU, dV;
+      Matrix dU, dV; // ∂(u, v)/∂x0
       if (with_jacobian)
         {
           dU = Matrix::Zero(n, 2 * n);
@@ -78,14 +96,9 @@ namespace vibroimpact::periodic
           dU.leftCols(n).setIdentity();
           dV.rightCols(n).setIdentity();
         }
-      const auto   n_contacts = model.contacts.size();
-      std::vector<unsigned int> episode(n_contacts, 0); // consecutive steps with an impulse
+      std::vector<unsigned int> episode(model.contacts.size(), 0); // consecutive steps with an impulse
       if (recorder)
-        {
-          recorder->time.push_back(0.0);
-          recorder->u.push_back(state.u);
-          recorder->v.push_back(state.v);
-        }
+        recorder->add(state);
       const unsigned int n_steps = static_cast<unsigned int>(std::llround(period / s.time_step));
       for (unsigned int k = 0; k < n_steps; ++k)
         {
@@ -93,59 +106,13 @@ namespace vibroimpact::periodic
           const auto               report = mj.step(state);
           if (report.lcp_failed)
             throw std::runtime_error("LCP failed at step " + std::to_string(k) + ": " + report.lcp_message);
-          for (std::size_t i = 0; i < n_contacts; ++i)
-            {
-              result.min_gap = std::min(result.min_gap, report.gap[i]);
-              if (report.impulse[i] > 0)
-                {
-                  if (episode[i] == 0)
-                    {
-                      result.events.push_back({OrbitEvent::Kind::impact, before.t, unsigned(i), report.velocity_before[i]});
-                      result.min_impact_velocity = std::min(result.min_impact_velocity, std::abs(report.velocity_before[i]));
-                    }
-                  else if (episode[i] == 1)
-                    result.events.push_back({OrbitEvent::Kind::sticking_start, before.t, unsigned(i), 0.0});
-                  ++episode[i];
-                }
-              else
-                {
-                  if (episode[i] > 1)
-                    result.events.push_back({OrbitEvent::Kind::separation, before.t, unsigned(i), 0.0});
-                  episode[i] = 0;
-                }
-            }
+          note_contacts(report, before.t, episode, result);
           if (recorder && (k + 1) % recorder->every == 0)
-            {
-              recorder->time.push_back(state.t);
-              recorder->u.push_back(state.u);
-              recorder->v.push_back(state.v);
-            }
+            recorder->add(state);
           if (!with_jacobian)
             continue;
           if (report.corrected)
-            {
-              // The energy correction's β depends on the state through its quadratic: this one
-              // step is differentiated by central differences (its active set held by the LCP).
-              const double eps = 1e-7 * std::max(1e-300, std::max(before.u.lpNorm<Eigen::Infinity>(),
-                                                                    s.time_step * before.v.lpNorm<Eigen::Infinity>()));
-              Matrix step_jacobian(2 * n, 2 * n);
-              for (Eigen::Index j = 0; j < 2 * n; ++j)
-                {
-                  const double d  = j < n ? eps : eps / s.time_step;
-                  auto         xp = before, xm = before;
-                  (j < n ? xp.u[j] : xp.v[j - n]) += d;
-                  (j < n ? xm.u[j] : xm.v[j - n]) -= d;
-                  mj.step(xp);
-                  mj.step(xm);
-                  step_jacobian.col(j) << (xp.u - xm.u) / (2 * d), (xp.v - xm.v) / (2 * d);
-                }
-              Matrix X(2 * n, 2 * n);
-              X << dU, dV;
-              X  = step_jacobian * X;
-              dU = X.topRows(n);
-              dV = X.bottomRows(n);
-              result.evaluations += 0; // counted in steps below
-            }
+            differentiate_by_differences(mj, before, s.time_step, dU, dV);
           else
             {
               std::vector<unsigned int> active;
@@ -155,26 +122,84 @@ namespace vibroimpact::periodic
               mj.tangent_step(dU, dV, before, active);
             }
         }
+      return finish(result, state, dU, dV, x0, period, alpha, with_jacobian);
+    }
+
+    // The step's impulses as events: an episode of consecutive steps with an impulse starts
+    // with an impact, sticks from its second step, and separates when the impulse ends.
+    static void note_contacts(const integrators::StepReport &report, const double t,
+                              std::vector<unsigned int> &episode, FlowResult &result)
+    {
+      for (std::size_t i = 0; i < episode.size(); ++i)
+        {
+          result.min_gap = std::min(result.min_gap, report.gap[i]);
+          if (report.impulse[i] > 0)
+            {
+              if (episode[i] == 0)
+                {
+                  result.events.push_back({OrbitEvent::Kind::impact, t, unsigned(i), report.velocity_before[i]});
+                  result.min_impact_velocity = std::min(result.min_impact_velocity, std::abs(report.velocity_before[i]));
+                }
+              else if (episode[i] == 1)
+                result.events.push_back({OrbitEvent::Kind::sticking_start, t, unsigned(i), 0.0});
+              ++episode[i];
+            }
+          else
+            {
+              if (episode[i] > 1)
+                result.events.push_back({OrbitEvent::Kind::separation, t, unsigned(i), 0.0});
+              episode[i] = 0;
+            }
+        }
+    }
+
+    // The energy correction's β depends on the state through its quadratic: a corrected step is
+    // differentiated by central differences (its active set held by the LCP).
+    void differentiate_by_differences(const integrators::MoreauJean &mj, const integrators::State &before,
+                                      const double h, Matrix &dU, Matrix &dV) const
+    {
+      const double eps = 1e-7 * std::max(1e-300, std::max(before.u.lpNorm<Eigen::Infinity>(),
+                                                            h * before.v.lpNorm<Eigen::Infinity>()));
+      Matrix step_jacobian(2 * n, 2 * n);
+      for (Eigen::Index j = 0; j < 2 * n; ++j)
+        {
+          const double d  = j < n ? eps : eps / h;
+          auto         xp = before, xm = before;
+          (j < n ? xp.u[j] : xp.v[j - n]) += d;
+          (j < n ? xm.u[j] : xm.v[j - n]) -= d;
+          mj.step(xp);
+          mj.step(xm);
+          step_jacobian.col(j) << (xp.u - xm.u) / (2 * d), (xp.v - xm.v) / (2 * d);
+        }
+      Matrix X(2 * n, 2 * n);
+      X << dU, dV;
+      X  = step_jacobian * X;
+      dU = X.topRows(n);
+      dV = X.bottomRows(n);
+    }
+
+    FlowResult finish(FlowResult &result, const integrators::State &state, const Matrix &dU, const Matrix &dV,
+                      const Vector &x0, const double period, const double alpha, const bool with_jacobian) const
+    {
       result.x.resize(2 * n);
       result.x << state.u, state.v;
       result.max_penetration = std::max(0.0, -result.min_gap);
       if (result.min_impact_velocity == std::numeric_limits<double>::infinity())
         result.min_impact_velocity = 0.0;
       result.evaluations = 1;
-      if (with_jacobian)
-        {
-          result.jacobian.resize(2 * n, 2 * n);
-          result.jacobian << dU, dV;
-          // T enters every step through h: a difference in T would move impacts across steps
-          // (the discrete map jumps there), so ∂x(T)/∂T is taken as the vector field at x(T),
-          // its continuous-time value (the discrete one differs by O(h²)). α enters smoothly
-          // through W: central differences.
-          result.d_period = vector_field(result.x);
-          const double da = 1e-6 * 2 * M_PI / period;
-          result.d_unfolding = (run(x0, period, alpha + da, false, nullptr).x -
-                                run(x0, period, alpha - da, false, nullptr).x) / (2 * da);
-          result.evaluations += 2;
-        }
+      if (!with_jacobian)
+        return result;
+      result.jacobian.resize(2 * n, 2 * n);
+      result.jacobian << dU, dV;
+      // T enters every step through h: a difference in T would move impacts across steps (the
+      // discrete map jumps there), so ∂x(T)/∂T is taken as the vector field at x(T), its
+      // continuous-time value (the discrete one differs by O(h²)). α enters smoothly through W:
+      // central differences.
+      result.d_period    = vector_field(result.x);
+      const double da    = 1e-6 * 2 * M_PI / period;
+      result.d_unfolding = (run(x0, period, alpha + da, false, nullptr).x -
+                            run(x0, period, alpha - da, false, nullptr).x) / (2 * da);
+      result.evaluations += 2;
       return result;
     }
   };
@@ -301,4 +326,14 @@ namespace vibroimpact::periodic
   void MoreauJeanFlow::set_forcing_frequency(const double omega) { impl_->forcing_omega = omega; }
 
   double MoreauJeanFlow::forcing_frequency() const { return impl_->forcing_omega; }
+
+  namespace
+  {
+    // Continuation/Flow map = moreau-jean: the Moreau-Jean subsection's scheme, Steps per period.
+    const FlowMapRegistration moreau_jean{
+      "moreau-jean", "Steps per period Moreau–Jean steps of the model (any model, the seed's method)",
+      [](const FlowMapInput &in) -> std::unique_ptr<PeriodicFlowMap> {
+        return std::make_unique<MoreauJeanFlow>(in.model, in.moreau_jean, in.continuation.steps_per_period);
+      }};
+  } // namespace
 } // namespace vibroimpact::periodic

@@ -1,5 +1,6 @@
-// The "Continuation" subsection of a case file: which period map, which families, the bounds and
-// the Newton and step settings of `vibroimpact continue`, bound through io::ParameterSection.
+// The "Continuation" subsection of a case file: which period map (by its name in
+// FlowMapRegistry) and its settings, which families, the bounds and the Newton and step settings
+// of `vibroimpact continue`, bound through io::ParameterSection.
 #pragma once
 
 #include <vibroimpact/periodic/continuation.h>
@@ -19,6 +20,9 @@ namespace vibroimpact::model
 
 namespace vibroimpact::periodic
 {
+  // Transitional: source/app/continue_verb.cc still builds the two maps by this switch. Once it
+  // calls make_flow_map (flow_map_registry.h), ContinuationCase::flow_map is the one choice and
+  // this goes.
   enum class FlowKind
   {
     event_driven, // LinearImpactFlow: exact between events, saltation Jacobian
@@ -42,7 +46,8 @@ namespace vibroimpact::periodic
   struct ContinuationCase
   {
     std::string               filename;
-    FlowKind                  flow = FlowKind::event_driven;
+    std::string               flow_map = "event-driven"; // a name in FlowMapRegistry
+    FlowKind                  flow = FlowKind::event_driven; // transitional: flow_map of the two built-in maps
     OrbitKind                 kind = OrbitKind::free;
     std::vector<double>       families{1}; // linear modes the free families leave
     LinearImpactFlowSettings  event_driven;

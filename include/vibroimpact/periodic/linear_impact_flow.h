@@ -83,8 +83,10 @@ namespace vibroimpact::periodic
     // nodes: of the DoFs that keep their mass).
     Vector modal_state(const Vector &u, const Vector &v) const;
 
-  private:
+    // Defined in source/periodic (linear_impact_flow_implementation.h), whose files share it.
     struct Implementation;
+
+  private:
     std::unique_ptr<Implementation> impl_;
   };
 } // namespace vibroimpact::periodic

@@ -1,0 +1,75 @@
+// The period maps that `vibroimpact continue` shoots on, by the name a case file gives as
+// Continuation/Flow map. A map registers itself at the end of its own .cc, as solvers do
+// (integrators/solver.h):
+//
+//   namespace
+//   {
+//     const periodic::FlowMapRegistration registration{
+//       "my-map", "one line for the documentation of Continuation/Flow map",
+//       [](const periodic::FlowMapInput &in) { return std::make_unique<MyMap>(in.model, ...); }};
+//   }
+//
+// and the parameter's choices, its documentation and make_flow_map then find it, with no other
+// file changed. Registered: event-driven (LinearImpactFlow), moreau-jean (MoreauJeanFlow).
+#pragma once
+
+#include <vibroimpact/periodic/flow_map.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vibroimpact::model
+{
+  struct StructuralModel;
+}
+namespace vibroimpact::integrators
+{
+  struct MoreauJeanSettings;
+}
+
+namespace vibroimpact::periodic
+{
+  struct ContinuationCase;
+
+  // What a map is built from: the model, the Continuation subsection (each map reads its own
+  // entries there) and the Moreau-Jean subsection (its time step, and the energy correction that
+  // every map with impacts shares).
+  struct FlowMapInput
+  {
+    const model::StructuralModel          &model;
+    const ContinuationCase                &continuation;
+    const integrators::MoreauJeanSettings &moreau_jean;
+  };
+
+  class FlowMapRegistry
+  {
+  public:
+    using Factory = std::function<std::unique_ptr<PeriodicFlowMap>(const FlowMapInput &)>;
+
+    // Registered names, in alphabetical order.
+    static std::vector<std::string> names();
+    static bool                     contains(const std::string &name);
+    // "name: description; ..." over every map, for the documentation of Continuation/Flow map.
+    static std::string documentation();
+    // Throws std::invalid_argument for an unknown name, and whatever the map's constructor throws
+    // (std::invalid_argument for a model it cannot represent).
+    static std::unique_ptr<PeriodicFlowMap> create(const std::string &name, const FlowMapInput &input);
+    static void add(const std::string &name, const std::string &description, Factory factory);
+  };
+
+  // Registers a map when the library (or program) that holds it loads.
+  struct FlowMapRegistration
+  {
+    FlowMapRegistration(const std::string &name, const std::string &description, FlowMapRegistry::Factory factory)
+    {
+      FlowMapRegistry::add(name, description, std::move(factory));
+    }
+  };
+
+  // The map input.continuation.flow_map names, built from the input. A model the map cannot
+  // represent throws io::InputError naming Continuation/Flow map, or Continuation/Massless contact
+  // nodes for the condensation's refusals.
+  std::unique_ptr<PeriodicFlowMap> make_flow_map(const FlowMapInput &input);
+} // namespace vibroimpact::periodic

@@ -1,0 +1,77 @@
+// The registry of period maps by name (flow_map_registry.h), and the one way the continuation
+// builds the map a case file names.
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/periodic/continuation_parameters.h>
+#include <vibroimpact/periodic/flow_map_registry.h>
+
+#include <map>
+#include <stdexcept>
+
+namespace vibroimpact::periodic
+{
+  namespace
+  {
+    struct Entry
+    {
+      std::string               description;
+      FlowMapRegistry::Factory factory;
+    };
+
+    // Filled by the registrations while the library loads (a function-local static, so that it
+    // exists before the first of them, whatever the order of the files).
+    std::map<std::string, Entry> &entries()
+    {
+      static std::map<std::string, Entry> map;
+      return map;
+    }
+  } // namespace
+
+  std::vector<std::string> FlowMapRegistry::names()
+  {
+    std::vector<std::string> names;
+    for (const auto &[name, entry] : entries())
+      names.push_back(name);
+    return names;
+  }
+
+  bool FlowMapRegistry::contains(const std::string &name) { return entries().count(name) > 0; }
+
+  std::string FlowMapRegistry::documentation()
+  {
+    std::string text;
+    for (const auto &[name, entry] : entries())
+      text += (text.empty() ? "" : "; ") + name + ": " + entry.description;
+    return text + ".";
+  }
+
+  std::unique_ptr<PeriodicFlowMap> FlowMapRegistry::create(const std::string &name, const FlowMapInput &input)
+  {
+    const auto it = entries().find(name);
+    if (it == entries().end())
+      throw std::invalid_argument("no flow map named '" + name + "'");
+    return it->second.factory(input);
+  }
+
+  void FlowMapRegistry::add(const std::string &name, const std::string &description, Factory factory)
+  {
+    if (!entries().emplace(name, Entry{description, std::move(factory)}).second)
+      throw std::logic_error("two flow maps registered as '" + name + "'");
+  }
+
+  std::unique_ptr<PeriodicFlowMap> make_flow_map(const FlowMapInput &input)
+  {
+    const auto &c = input.continuation;
+    try
+      {
+        return FlowMapRegistry::create(c.flow_map, input);
+      }
+    catch (const std::invalid_argument &e)
+      {
+        // The condensation's refusals (their text starts with the parameter's name) belong to it.
+        const std::string prefix = "massless contact nodes: ", what = e.what();
+        if (what.rfind(prefix, 0) == 0)
+          throw io::InputError(c.filename, "Continuation/Massless contact nodes", what.substr(prefix.size()));
+        throw io::InputError(c.filename, "Continuation/Flow map", what);
+      }
+  }
+} // namespace vibroimpact::periodic

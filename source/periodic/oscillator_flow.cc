@@ -1,0 +1,289 @@
+// The event-driven map's flow for massless contact nodes without damping or harmonic load
+// (uses_oscillators()): each closed set's motion is uncoupled oscillators about its equilibrium
+// (doc/periodic.md §6). The scan advances the oscillators' (p, ṗ) by their transitions over a scan
+// step (O(m)); a root search evaluates them at any τ; J and ∂/∂α are updated once per stretch
+// between switches through V (O(m² n)). Only the springs' switches are events (saltation I).
+#include "linear_impact_flow_implementation.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace vibroimpact::periodic
+{
+  using Implementation = LinearImpactFlow::Implementation;
+
+  const Implementation::Oscillators &Implementation::oscillators_of(const ClosedSet &closed) const
+  {
+    std::lock_guard<std::mutex> lock(oscillators_mutex);
+    auto it = oscillators_cache.find(closed);
+    if (it != oscillators_cache.end())
+      return it->second;
+    Matrix K = Matrix(omega.cwiseAbs2().asDiagonal());
+    Vector f = G.col(0);
+    for (unsigned int i = 0; i < closed.size(); ++i)
+      if (closed[i])
+        {
+          const double kappa = condensation.stiffness[i];
+          K += kappa * B.row(i).transpose() * B.row(i);
+          f -= kappa * gap0[i] * B.row(i).transpose();
+        }
+    const Eigen::SelfAdjointEigenSolver<Matrix> eigen(K);
+    Oscillators o;
+    o.V            = eigen.eigenvectors();
+    o.lambda       = eigen.eigenvalues();
+    o.q_static     = o.V * (o.V.transpose() * f).cwiseQuotient(o.lambda);
+    o.contact_rows = B * o.V;
+    o.gap_static   = gap0 + B * o.q_static;
+    return oscillators_cache.emplace(closed, std::move(o)).first->second;
+  }
+
+  namespace
+  {
+    // The motion in one closed set from the start of a stretch: the oscillators' coordinates
+    // p0 = Vᵀ(q − q_s), r0 = Vᵀ q̇, and each contact's distance from its switch.
+    struct Stretch
+    {
+      Stretch(const Implementation::Oscillators &o, const ClosedSet &closed, const Vector &z, const Eigen::Index m,
+              const double alpha)
+        : o(o)
+        , closed(closed)
+        , p0(o.V.transpose() * (z.head(m) - o.q_static))
+        , r0(o.V.transpose() * z.segment(m, m))
+        , damping(Vector::Constant(o.lambda.size(), alpha))
+      {}
+
+      static void advance(const Transitions &phi, const Vector &p, const Vector &r, Vector &p_out, Vector &r_out)
+      {
+        p_out = phi.a.cwiseProduct(p) + phi.b.cwiseProduct(r);
+        r_out = phi.c.cwiseProduct(p) + phi.d.cwiseProduct(r);
+      }
+      // (p, r) a time s after (p_a, r_a).
+      void at(const double s, const Vector &p_a, const Vector &r_a, Vector &p, Vector &r) const
+      {
+        advance(transitions(o.lambda, damping, s, false), p_a, r_a, p, r);
+      }
+      // Contact i's distance from its switch, positive on its present side (open: the gap;
+      // closed: minus the gap), and its rate.
+      double side(const unsigned int i, const Vector &p) const
+      {
+        const double g = o.gap_static[i] + o.contact_rows.row(i).dot(p);
+        return closed[i] ? -g : g;
+      }
+      double side_rate(const unsigned int i, const Vector &r) const
+      {
+        const double rate = o.contact_rows.row(i).dot(r);
+        return closed[i] ? -rate : rate;
+      }
+
+      const Implementation::Oscillators &o;
+      const ClosedSet                   &closed;
+      const Vector                       p0, r0;
+      const Vector                       damping;
+    };
+
+    // Where a stretch ends: a switch of `contact` (−1: the period's end) after `length`, at (p, r).
+    struct StretchEnd
+    {
+      int    contact = -1;
+      double length  = 0.0;
+      Vector p, r;
+    };
+
+    class OscillatorFlow
+    {
+    public:
+      OscillatorFlow(const Implementation &flow, const Vector &x0, const double alpha, const bool with_jacobian,
+                     Implementation::Recorder *recorder)
+        : flow(flow)
+        , m(flow.m)
+        , nz(flow.nz)
+        , alpha(alpha)
+        , with_jacobian(with_jacobian)
+        , recorder(recorder)
+        , z(flow.initial_z(x0))
+        , closed(flow.B.rows(), false)
+        , tangent(Matrix::Zero(nz, with_jacobian ? nz + 1 : 0))
+        , delta(flow.scan_step())
+      {
+        for (unsigned int i = 0; i < closed.size(); ++i)
+          closed[i] = flow.gap(i, z) < 0 || (flow.gap(i, z) == 0 && flow.gap_rate(i, z) < 0);
+        result.min_gap             = infinity;
+        result.min_impact_velocity = 0.0;
+        // [J | ∂z/∂α]: the ξ rows of J stay unit rows (ξ = (1, 0, 1) is constant without harmonic loads).
+        if (with_jacobian)
+          tangent.leftCols(nz).setIdentity();
+      }
+
+      FlowResult run(const double period)
+      {
+        while (t < period)
+          {
+            const Stretch    stretch(flow.oscillators_of(closed), closed, z, m, alpha);
+            const StretchEnd end = scan(stretch, period - t);
+            record(stretch, end);
+            if (with_jacobian)
+              carry_tangent(stretch, end.length);
+            z.head(m)       = stretch.o.q_static + stretch.o.V * end.p;
+            z.segment(m, m) = stretch.o.V * end.r;
+            if (end.contact < 0)
+              break;
+            t += end.length;
+            switch_contact(static_cast<unsigned int>(end.contact));
+          }
+        return finish();
+      }
+
+    private:
+      // Whole scan steps from the stretch's start until a switch or the period's end.
+      StretchEnd scan(const Stretch &s, const double remaining)
+      {
+        const Transitions step = transitions(s.o.lambda, s.damping, delta, false);
+        Vector            p_a = s.p0, r_a = s.r0, p_b, r_b;
+        double            tau_a = 0.0, s_event = infinity;
+        int               contact = -1;
+        while (tau_a < remaining)
+          {
+            const double dt = std::min(delta, remaining - tau_a);
+            Stretch::advance(dt == delta ? step : transitions(s.o.lambda, s.damping, dt, false), p_a, r_a, p_b, r_b);
+            for (unsigned int i = 0; i < closed.size(); ++i)
+              {
+                const double root = switch_in_step(s, i, p_a, r_a, p_b, r_b, dt);
+                if (root < s_event)
+                  s_event = root, contact = static_cast<int>(i);
+              }
+            if (contact >= 0)
+              {
+                s.at(s_event, p_a, r_a, p_b, r_b);
+                tau_a += s_event;
+                break;
+              }
+            p_a = p_b, r_a = r_b;
+            tau_a += dt;
+          }
+        StretchEnd end;
+        end.contact = contact;
+        end.length  = contact >= 0 ? tau_a : remaining;
+        end.p       = contact >= 0 ? p_b : p_a;
+        end.r       = contact >= 0 ? r_b : r_a;
+        return end;
+      }
+
+      // The time in [0, dt] at which contact i switches in the step from (p_a, r_a) to (p_b,
+      // r_b) (∞: none); an open contact's smallest gap on the way.
+      double switch_in_step(const Stretch &s, const unsigned int i, const Vector &p_a, const Vector &r_a,
+                            const Vector &p_b, const Vector &r_b, const double dt)
+      {
+        const double f_a = s.side(i, p_a), f_b = s.side(i, p_b);
+        const double v_a = s.side_rate(i, r_a), v_b = s.side_rate(i, r_b);
+        const auto   f   = [&](double tau) {
+          Vector p, r;
+          s.at(tau, p_a, r_a, p, r);
+          return s.side(i, p);
+        };
+        double root = infinity;
+        if (f_a <= 0 && f_b < 0)
+          root = 0.0; // on the switch and leaving this side at once
+        else if (f_a > 0 && f_b <= 0)
+          root = crossing(f, 0.0, dt);
+        else if (f_a > 0 && f_b > 0 && v_a < 0 && v_b > 0 && std::min(f_a, f_b) <= dt * (v_b - v_a))
+          {
+            // A dip toward the switch between samples (deeper ones are impossible at this step,
+            // as in the exponential flow): its lowest point, then the crossing before it.
+            const auto rate = [&](double tau) {
+              Vector p, r;
+              s.at(tau, p_a, r_a, p, r);
+              return s.side_rate(i, r);
+            };
+            const auto   lowest = bracket(rate, 0.0, dt, v_a, v_b);
+            const double s_min  = 0.5 * (lowest.first + lowest.second);
+            const double f_min  = f(s_min);
+            if (!closed[i])
+              result.min_gap = std::min(result.min_gap, std::max(f_min, 0.0));
+            if (f_min <= 0)
+              root = crossing(f, 0.0, s_min);
+          }
+        // An open end's gap, sampled (a crossing switches it closed at gap 0).
+        if (!closed[i])
+          result.min_gap = std::min(result.min_gap, std::max(f_b, 0.0));
+        return root;
+      }
+
+      // The samples that fall in the stretch (all the rest when it runs to the period's end).
+      void record(const Stretch &s, const StretchEnd &end)
+      {
+        if (!recorder)
+          return;
+        while (recorder->next < recorder->times.size() &&
+               (end.contact < 0 || recorder->times[recorder->next] <= t + end.length))
+          {
+            Vector p, r;
+            s.at(std::min(recorder->times[recorder->next] - t, end.length), s.p0, s.r0, p, r);
+            Vector sample        = z;
+            sample.head(m)       = s.o.q_static + s.o.V * p;
+            sample.segment(m, m) = s.o.V * r;
+            recorder->states.push_back(sample);
+            ++recorder->next;
+          }
+      }
+
+      // z ↦ (q_s ξ0 + V(a∘P + b∘R), V(c∘P + d∘R), ξ), P = Vᵀ(q − q_s ξ0), R = Vᵀ q̇, on every
+      // column of [J | ∂z/∂α]; then ∂/∂α of the stretch itself.
+      void carry_tangent(const Stretch &s, const double length)
+      {
+        const auto       &o   = s.o;
+        const Transitions phi = transitions(o.lambda, s.damping, length, true);
+        const Matrix      P   = o.V.transpose() * (tangent.topRows(m) - o.q_static * tangent.row(2 * m));
+        const Matrix      R   = o.V.transpose() * tangent.middleRows(m, m);
+        tangent.topRows(m) = o.q_static * tangent.row(2 * m) + o.V * (phi.a.asDiagonal() * P + phi.b.asDiagonal() * R);
+        tangent.middleRows(m, m) = o.V * (phi.c.asDiagonal() * P + phi.d.asDiagonal() * R);
+        tangent.col(nz).head(m) += o.V * (phi.da.cwiseProduct(s.p0) + phi.db.cwiseProduct(s.r0));
+        tangent.col(nz).segment(m, m) += o.V * (phi.dc.cwiseProduct(s.p0) + phi.dd.cwiseProduct(s.r0));
+      }
+
+      void switch_contact(const unsigned int i)
+      {
+        if (++n_events > flow.settings.max_events)
+          throw std::runtime_error("more than " + std::to_string(flow.settings.max_events) +
+                                   " contact switches in one period");
+        closed[i] = !closed[i];
+        result.events.push_back({closed[i] ? OrbitEvent::Kind::sticking_start : OrbitEvent::Kind::separation, t, i, 0.0});
+      }
+
+      FlowResult finish()
+      {
+        if (recorder)
+          while (recorder->next < recorder->times.size())
+            recorder->states.push_back(z), ++recorder->next;
+        result.x           = z.head(2 * m);
+        result.evaluations = 1;
+        if (with_jacobian)
+          {
+            result.jacobian    = tangent.topLeftCorner(2 * m, 2 * m);
+            result.d_unfolding = tangent.col(nz).head(2 * m);
+            result.d_period    = (flow.make_mode(closed, alpha).A * z).head(2 * m);
+          }
+        return result;
+      }
+
+      const Implementation     &flow;
+      const Eigen::Index        m, nz;
+      const double              alpha;
+      const bool                with_jacobian;
+      Implementation::Recorder *recorder;
+      FlowResult                result;
+      Vector                    z;
+      ClosedSet                 closed;
+      Matrix                    tangent;
+      const double              delta;
+      double                    t        = 0.0;
+      unsigned int              n_events = 0;
+    };
+  } // namespace
+
+  FlowResult Implementation::run_oscillators(const Vector &x0, const double period, const double alpha,
+                                             const bool with_jacobian, Recorder *recorder) const
+  {
+    return OscillatorFlow(*this, x0, alpha, with_jacobian, recorder).run(period);
+  }
+} // namespace vibroimpact::periodic
