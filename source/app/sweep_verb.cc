@@ -236,6 +236,7 @@ namespace vibroimpact::app
   int run_sweep(const CommonOptions &options, int &argc, char **&argv)
   {
     dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+    io::install_interrupt_handlers(); // MPI_Init resets SIGTERM to its default
     const MPI_Comm     comm    = MPI_COMM_WORLD;
     const unsigned int rank    = dealii::Utilities::MPI::this_mpi_process(comm);
     const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);

@@ -28,9 +28,9 @@ namespace vibroimpact::integrators
                 "R per contact, in the order of the file; empty: each contact's Restitution.");
     section.add("Chatter threshold", s.epsilon, io::non_negative(),
                 "epsilon: an impact within epsilon of the previous one of the same contact starts sticking.");
-    // Above 1e-2 the error control no longer controls anything (the fuzz test ran 1e308).
-    io::Bounds tolerance = io::in_range(0, 1e-2);
-    tolerance.open_low   = true;
+    // Above 1e-2 the error control no longer controls anything (the fuzz test ran 1e308); below
+    // 1e-14 it asks for less than round-off, and the steps shrink without end (1e-300 ran away).
+    const io::Bounds tolerance = io::in_range(1e-14, 1e-2);
     section.add("Tolerance", s.absolute_tolerance, tolerance, "Absolute and relative tolerance of Dormand–Prince.");
     s.relative_tolerance = s.absolute_tolerance;
   }
@@ -74,6 +74,12 @@ namespace vibroimpact::integrators
                                      reason.str());
               }
           }
+        // A contact on a support (or within round-off of one) does not move: the impact law
+        // would divide by its zero modal mass.
+        for (const auto &contact : model.contacts)
+          if (!(contact.row.norm() > 1e-150))
+            throw io::InputError(file, "Contact " + contact.name + "/Position",
+                                 "the contact point does not move (it lies on a support)");
         if (!settings_.restitution.empty() && settings_.restitution.size() != model.contacts.size())
           throw io::InputError(file, section + "Restitution",
                                "give one value per contact (" + std::to_string(model.contacts.size()) + "), got " +
