@@ -1,7 +1,7 @@
 // Euler–Bernoulli beam with C1 cubic Hermite elements (doc/theory.md, "Euler–Bernoulli beam").
 #include <vibroimpact/structure/hermite_cubic.h>
 
-#include "bodies.h"
+#include <vibroimpact/structure/body.h>
 #include "element_table.h"
 
 #include <algorithm>
@@ -199,10 +199,12 @@ namespace vibroimpact::structure
     return x;
   }
 
-  std::unique_ptr<Body> make_beam(const BodyDescription &description,
-                                  const std::string     &case_file,
-                                  const std::string     &mesh_directory)
+  namespace
   {
-    return std::make_unique<BeamBody>(description, case_file, mesh_directory);
-  }
+    const BodyKindRegistration registration{
+      {"beam", "beam: Euler–Bernoulli, C1 Hermite elements (transverse deflection and slope)", 0,
+       [](const BodyDescription &description, const std::string &case_file, const std::string &mesh_directory) {
+         return std::make_unique<BeamBody>(description, case_file, mesh_directory);
+       }}};
+  } // namespace
 } // namespace vibroimpact::structure

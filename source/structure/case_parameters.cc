@@ -1,6 +1,9 @@
+// The case's parameters: every section of a case file declared in deal.II's ParameterHandler,
+// read back into a CaseDescription and checked (one-line io::InputErrors).
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/io/parameter_section.h>
+#include <vibroimpact/structure/body.h>
 #include <vibroimpact/structure/case_parameters.h>
 
 
@@ -30,7 +33,6 @@ namespace vibroimpact::structure
     using io::ParameterSection;
     constexpr unsigned int unbounded = std::numeric_limits<unsigned int>::max();
 
-    const Choices<BodyType>         body_types{{"beam", BodyType::beam}, {"rod", BodyType::rod}, {"mass", BodyType::mass}};
     const Choices<EndCondition>     beam_ends{{"free", EndCondition::free},
                                           {"pinned", EndCondition::pinned},
                                           {"clamped", EndCondition::clamped},
@@ -50,6 +52,23 @@ namespace vibroimpact::structure
     const Choices<InitialStateType> initial_types{{"expressions", InitialStateType::expressions},
                                                   {"mode", InitialStateType::mode},
                                                   {"static", InitialStateType::static_load}};
+
+    // The registered body kinds (structure/body.h) as the Type entry's choices and its text.
+    Choices<BodyType> body_types()
+    {
+      Choices<BodyType> choices;
+      for (const BodyKind *kind : BodyKindRegistry::kinds())
+        choices.emplace_back(kind->name, BodyType(kind->name));
+      return choices;
+    }
+
+    std::string body_type_documentation()
+    {
+      std::string text;
+      for (const BodyKind *kind : BodyKindRegistry::kinds())
+        text += (text.empty() ? "" : "; ") + kind->documentation;
+      return text + ".";
+    }
 
     void bind_point(ParameterSection &s, PointOnBody &point, const std::string &what)
     {
@@ -92,9 +111,7 @@ namespace vibroimpact::structure
     void bind_body(ParameterSection &s, BodyDescription &body, const std::string &name)
     {
       body.name = name;
-      s.add("Type", body.type, body_types,
-            "beam: Euler–Bernoulli, C1 Hermite elements (transverse deflection and slope); rod: axial, FE_Q "
-            "elements; mass: a rigid point mass (one DoF).");
+      s.add("Type", body.type, body_types(), body_type_documentation());
       if (s.reading() && name == "ground")
         s.fail("Type", "'ground' is reserved for the rigid ground; choose another body name");
       double length = 1, bending = 1, axial = 1, rho_a = 1, mass = 1;

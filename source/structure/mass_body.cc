@@ -1,6 +1,6 @@
 // A rigid point mass: one DoF along its Deflection direction (supports, impact dampers,
 // lumped chains).
-#include "bodies.h"
+#include <vibroimpact/structure/body.h>
 
 namespace vibroimpact::structure
 {
@@ -39,8 +39,12 @@ namespace vibroimpact::structure
     };
   } // namespace
 
-  std::unique_ptr<Body> make_mass(const BodyDescription &description)
+  namespace
   {
-    return std::make_unique<MassBody>(description);
-  }
+    const BodyKindRegistration registration{
+      {"mass", "mass: a rigid point mass (one DoF)", 2,
+       [](const BodyDescription &description, const std::string &, const std::string &) {
+         return std::make_unique<MassBody>(description);
+       }}};
+  } // namespace
 } // namespace vibroimpact::structure

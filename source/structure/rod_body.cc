@@ -2,7 +2,7 @@
 #include <deal.II/base/quadrature_lib.h>
 #include <deal.II/fe/fe_q.h>
 
-#include "bodies.h"
+#include <vibroimpact/structure/body.h>
 #include "element_table.h"
 
 #include <stdexcept>
@@ -145,10 +145,12 @@ namespace vibroimpact::structure
     };
   } // namespace
 
-  std::unique_ptr<Body> make_rod(const BodyDescription &description,
-                                 const std::string     &case_file,
-                                 const std::string     &mesh_directory)
+  namespace
   {
-    return std::make_unique<RodBody>(description, case_file, mesh_directory);
-  }
+    const BodyKindRegistration registration{
+      {"rod", "rod: axial, FE_Q elements", 1,
+       [](const BodyDescription &description, const std::string &case_file, const std::string &mesh_directory) {
+         return std::make_unique<RodBody>(description, case_file, mesh_directory);
+       }}};
+  } // namespace
 } // namespace vibroimpact::structure

@@ -1,3 +1,5 @@
+// Convergence of response quantities (impacts, forces, norms of history columns) under mesh,
+// time-step or mode refinement, against exact values, a reference run or the finest cycle.
 #include <vibroimpact/integrators/run_bounds.h>
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/gnuplot.h>
@@ -51,6 +53,138 @@ namespace vibroimpact::studies
       if (it == names.end())
         throw std::invalid_argument("the case has no contact named '" + name + "'");
       return static_cast<int>(it - names.begin());
+    }
+
+    using Arguments = std::vector<std::string>;
+
+    // [t0, t1] from the arguments at `first` and after, by default the whole run.
+    std::pair<double, double> window(const Arguments &args, const std::size_t first, const double final_time)
+    {
+      return std::pair<double, double>{args.size() > first ? to_number(args[first], "t0") : 0.0,
+                                       args.size() > first + 1 ? to_number(args[first + 1], "t1") : final_time};
+    }
+
+    // The impacts at one contact (contact < 0: at all of them), in time order.
+    std::vector<integrators::ContactEvent> impacts_of(const integrators::ResponseHistory &h, const int contact)
+    {
+      std::vector<integrators::ContactEvent> out;
+      for (const auto &e : h.impacts())
+        if (contact < 0 || static_cast<int>(e.contact) == contact)
+          out.push_back(e);
+      return out;
+    }
+
+    // ∫ f dt over [t0, t1] on the rows (trapezoids), and the span covered.
+    std::pair<double, double> integral(const std::vector<double> &times, const std::vector<double> &f, const double t0,
+                                       const double t1)
+    {
+      double sum = 0, span = 0;
+      for (std::size_t k = 1; k < times.size(); ++k)
+        if (times[k - 1] >= t0 && times[k] <= t1)
+          {
+            sum += 0.5 * (f[k - 1] + f[k]) * (times[k] - times[k - 1]);
+            span += times[k] - times[k - 1];
+          }
+      return std::pair<double, double>{sum, span};
+    }
+
+    // "impact time" or "impact impulse" of the k-th impact (at a contact, or at any).
+    double kth_impact(const integrators::ResponseHistory &h, const std::string &kind, const Arguments &args)
+    {
+      const unsigned int k      = to_index(args[0]);
+      const auto         events = impacts_of(h, args.size() > 1 ? contact_index(h, args[1]) : -1);
+      if (events.size() < k)
+        throw std::invalid_argument("the run has " + std::to_string(events.size()) + " impacts, not " +
+                                    std::to_string(k));
+      return kind == "impact time" ? events[k - 1].time : events[k - 1].impulse;
+    }
+
+    // The k-th sticking phase, from the impact that began it to its release.
+    double contact_duration(const integrators::ResponseHistory &h, const Arguments &args, const double final_time)
+    {
+      const unsigned int k       = to_index(args[0]);
+      const int          contact = args.size() > 1 ? contact_index(h, args[1]) : -1;
+      std::vector<integrators::StickingPhase> phases;
+      for (const auto &p : h.sticking_phases(final_time))
+        if (contact < 0 || static_cast<int>(p.contact) == contact)
+          phases.push_back(p);
+      if (phases.size() < k)
+        throw std::invalid_argument("the run has " + std::to_string(phases.size()) + " sticking phases, not " +
+                                    std::to_string(k));
+      const auto &phase = phases[k - 1];
+      double      start = phase.start;
+      for (const auto &e : impacts_of(h, static_cast<int>(phase.contact)))
+        if (e.time <= phase.start)
+          start = e.time;
+      return phase.end - start;
+    }
+
+    // "impulse", "peak force" or "mean force" of a contact over a window.
+    double contact_force(const integrators::ResponseHistory &h, const std::string &kind, const Arguments &args,
+                         const std::vector<double> &times, const double final_time)
+    {
+      const std::string name = h.contact_names().at(contact_index(h, args[0]));
+      const auto [t0, t1]    = window(args, 1, final_time);
+      const auto impulse     = h.column("impulse_" + name);
+      const auto force       = h.column("force_" + name);
+      double     total = 0, peak = -std::numeric_limits<double>::infinity();
+      for (std::size_t k = 0; k < times.size(); ++k)
+        if (times[k] > t0 && times[k] <= t1)
+          {
+            total += impulse[k];
+            peak = std::max(peak, force[k]);
+          }
+      return kind == "impulse" ? total : kind == "mean force" ? total / (t1 - t0) : peak;
+    }
+
+    double impact_count(const integrators::ResponseHistory &h, const Arguments &args, const double final_time)
+    {
+      const auto [t0, t1] = window(args, 0, final_time);
+      double count = 0;
+      for (const auto &e : impacts_of(h, args.size() > 2 ? contact_index(h, args[2]) : -1))
+        count += e.time >= t0 && e.time <= t1;
+      return count;
+    }
+
+    // "rms" (over the time the rows cover) or "max" of a column over a window.
+    double column_measure(const integrators::ResponseHistory &h, const std::string &kind, const Arguments &args,
+                          const std::vector<double> &times, const double final_time)
+    {
+      const auto values   = h.column(args[0]);
+      const auto [t0, t1] = window(args, 1, final_time);
+      if (kind == "max")
+        {
+          double peak = -std::numeric_limits<double>::infinity();
+          for (std::size_t k = 0; k < times.size(); ++k)
+            if (times[k] >= t0 && times[k] <= t1)
+              peak = std::max(peak, values[k]);
+          return peak;
+        }
+      std::vector<double> squares(values.size());
+      for (std::size_t k = 0; k < values.size(); ++k)
+        squares[k] = values[k] * values[k];
+      const auto [sum, span] = integral(times, squares, t0, t1);
+      return span > 0 ? std::sqrt(sum / span) : nan;
+    }
+
+    // L2(column) against the other run, interpolated at this run's rows, over their common span.
+    double l2_difference(const integrators::ResponseHistory &h, const integrators::ResponseHistory *against,
+                         const Arguments &args, const std::vector<double> &times)
+    {
+      if (!against)
+        throw std::invalid_argument("L2 needs a run to compare with");
+      const auto values = h.column(args[0]);
+      const auto other  = against->column(args[0]);
+      const auto other_times = against->times();
+      std::vector<double> squares(values.size());
+      for (std::size_t k = 0; k < values.size(); ++k)
+        {
+          const double d = values[k] - integrators::interpolate(other_times, other, times[k]);
+          squares[k]     = d * d;
+        }
+      return std::sqrt(integral(times, squares, std::max(times.front(), other_times.front()),
+                                std::min(times.back(), other_times.back()))
+                         .first);
     }
 
   } // namespace
@@ -179,114 +313,19 @@ namespace vibroimpact::studies
                                     const double final_time) const
   {
     const std::vector<double> times = h.times();
-    const auto window = [&](std::size_t first) {
-      return std::pair<double, double>{args_.size() > first ? to_number(args_[first], "t0") : 0.0,
-                                       args_.size() > first + 1 ? to_number(args_[first + 1], "t1") : final_time};
-    };
-    const auto impacts_of = [&](int contact) {
-      std::vector<integrators::ContactEvent> out;
-      for (const auto &e : h.impacts())
-        if (contact < 0 || static_cast<int>(e.contact) == contact)
-          out.push_back(e);
-      return out;
-    };
-    // ∫ f dt over [t0, t1] on the rows (trapezoids), and the span covered.
-    const auto integral = [&](const std::vector<double> &f, double t0, double t1) {
-      double sum = 0, span = 0;
-      for (std::size_t k = 1; k < times.size(); ++k)
-        if (times[k - 1] >= t0 && times[k] <= t1)
-          {
-            sum += 0.5 * (f[k - 1] + f[k]) * (times[k] - times[k - 1]);
-            span += times[k] - times[k - 1];
-          }
-      return std::pair<double, double>{sum, span};
-    };
-
     if (kind_ == "impact time" || kind_ == "impact impulse")
-      {
-        const unsigned int k      = to_index(args_[0]);
-        const auto         events = impacts_of(args_.size() > 1 ? contact_index(h, args_[1]) : -1);
-        if (events.size() < k)
-          throw std::invalid_argument("the run has " + std::to_string(events.size()) + " impacts, not " +
-                                      std::to_string(k));
-        return kind_ == "impact time" ? events[k - 1].time : events[k - 1].impulse;
-      }
+      return kth_impact(h, kind_, args_);
     if (kind_ == "contact duration")
-      {
-        const unsigned int k       = to_index(args_[0]);
-        const int          contact = args_.size() > 1 ? contact_index(h, args_[1]) : -1;
-        std::vector<integrators::StickingPhase> phases;
-        for (const auto &p : h.sticking_phases(final_time))
-          if (contact < 0 || static_cast<int>(p.contact) == contact)
-            phases.push_back(p);
-        if (phases.size() < k)
-          throw std::invalid_argument("the run has " + std::to_string(phases.size()) + " sticking phases, not " +
-                                      std::to_string(k));
-        const auto &phase = phases[k - 1];
-        double      start = phase.start;
-        for (const auto &e : impacts_of(static_cast<int>(phase.contact)))
-          if (e.time <= phase.start)
-            start = e.time;
-        return phase.end - start;
-      }
+      return contact_duration(h, args_, final_time);
     if (kind_ == "impulse" || kind_ == "peak force" || kind_ == "mean force")
-      {
-        const std::string name = h.contact_names().at(contact_index(h, args_[0]));
-        const auto [t0, t1]    = window(1);
-        const auto impulse     = h.column("impulse_" + name);
-        const auto force       = h.column("force_" + name);
-        double     total = 0, peak = -std::numeric_limits<double>::infinity();
-        for (std::size_t k = 0; k < times.size(); ++k)
-          if (times[k] > t0 && times[k] <= t1)
-            {
-              total += impulse[k];
-              peak = std::max(peak, force[k]);
-            }
-        return kind_ == "impulse" ? total : kind_ == "mean force" ? total / (t1 - t0) : peak;
-      }
+      return contact_force(h, kind_, args_, times, final_time);
     if (kind_ == "impacts")
-      {
-        const auto [t0, t1] = window(0);
-        double count = 0;
-        for (const auto &e : impacts_of(args_.size() > 2 ? contact_index(h, args_[2]) : -1))
-          count += e.time >= t0 && e.time <= t1;
-        return count;
-      }
+      return impact_count(h, args_, final_time);
     if (kind_ == "final energy")
       return h.column("total_energy").back();
     if (kind_ == "rms" || kind_ == "max")
-      {
-        const auto values   = h.column(args_[0]);
-        const auto [t0, t1] = window(1);
-        if (kind_ == "max")
-          {
-            double peak = -std::numeric_limits<double>::infinity();
-            for (std::size_t k = 0; k < times.size(); ++k)
-              if (times[k] >= t0 && times[k] <= t1)
-                peak = std::max(peak, values[k]);
-            return peak;
-          }
-        std::vector<double> squares(values.size());
-        for (std::size_t k = 0; k < values.size(); ++k)
-          squares[k] = values[k] * values[k];
-        const auto [sum, span] = integral(squares, t0, t1);
-        return span > 0 ? std::sqrt(sum / span) : nan;
-      }
-    // L2(column) against the other run.
-    if (!against)
-      throw std::invalid_argument("L2 needs a run to compare with");
-    const auto values = h.column(args_[0]);
-    const auto other  = against->column(args_[0]);
-    const auto other_times = against->times();
-    std::vector<double> squares(values.size());
-    for (std::size_t k = 0; k < values.size(); ++k)
-      {
-        const double d = values[k] - integrators::interpolate(other_times, other, times[k]);
-        squares[k]     = d * d;
-      }
-    return std::sqrt(integral(squares, std::max(times.front(), other_times.front()),
-                              std::min(times.back(), other_times.back()))
-                       .first);
+      return column_measure(h, kind_, args_, times, final_time);
+    return l2_difference(h, against, args_, times);
   }
 
   double ResponseConvergence::observed_rate(const unsigned int q, const unsigned int row) const

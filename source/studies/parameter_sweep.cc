@@ -1,3 +1,5 @@
+// The parameter sweep: one solver run per value of a swept parameter (forcing frequency, gap,
+// amplitude, seed), sampled stroboscopically into Poincaré points, impacts and sticking.
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_section.h>
@@ -181,6 +183,115 @@ namespace vibroimpact::studies
     return m;
   }
 
+  namespace
+  {
+    // Outputs every T/S, S the smallest with phase = j/S: point k is at output S (n0 + k) + j.
+    struct StroboscopicSchedule
+    {
+      unsigned int            S = 1, j = 0;
+      unsigned long           n0 = 0, last = 0; // transient periods; the final output
+      integrators::RunControl control;
+
+      StroboscopicSchedule(const SweepSettings &settings, const double T)
+      {
+        for (; S < 360; ++S)
+          if (std::abs(settings.sampling_phase * S - std::round(settings.sampling_phase * S)) < 1e-9)
+            break;
+        j    = static_cast<unsigned int>(std::lround(settings.sampling_phase * S)) % S;
+        n0   = settings.transient_periods;
+        last = S * (n0 + settings.recorded_periods) + j;
+        control.output_interval = T / S;
+        control.final_time      = last * control.output_interval; // the same product as the solvers' k * interval
+      }
+
+      // The output of period k after the transient (k = 0: the start of the recorded window).
+      unsigned long output(const unsigned long k) const { return S * (n0 + k) + j; }
+    };
+
+    // The row at output k: exact for event-driven solvers, the nearest step of a time stepper.
+    std::size_t row_at(const std::vector<double> &times, const integrators::RunControl &control, const unsigned long k)
+    {
+      const double target = k * control.output_interval;
+      const auto   it     = std::lower_bound(times.begin(), times.end(), target - 1e-12 * control.final_time);
+      std::size_t  row    = static_cast<std::size_t>(std::min(it, times.end() - 1) - times.begin());
+      if (row > 0 && std::abs(times[row - 1] - target) < std::abs(times[row] - target))
+        --row;
+      if (std::abs(times[row] - target) > 0.5 * control.output_interval)
+        throw std::runtime_error("sweep: the solver wrote no history row near t = " + std::to_string(target));
+      return row;
+    }
+
+    // The probe's displacement and velocity, the smallest gap and whether a contact sticks, once
+    // a period at the sampling phase.
+    std::vector<PoincarePoint> poincare_points(const integrators::ResponseHistory           &h,
+                                               const std::vector<integrators::StickingPhase> &phases,
+                                               const StroboscopicSchedule &schedule, const SweepSettings &settings)
+    {
+      const std::vector<double> times = h.times();
+      const std::string         probe = "u_" + settings.probe, probe_v = "v_" + settings.probe;
+      const auto stuck_at = [&](double t) {
+        return std::any_of(phases.begin(), phases.end(), [t](const auto &p) { return p.start <= t && t <= p.end; });
+      };
+      std::vector<PoincarePoint> points;
+      for (unsigned int k = 1; k <= settings.recorded_periods; ++k)
+        {
+          const std::size_t row = row_at(times, schedule.control, schedule.output(k));
+          PoincarePoint     p;
+          p.period = k;
+          p.time   = times[row];
+          p.u      = h.at(row, probe);
+          p.v      = h.at(row, probe_v);
+          p.gap    = std::numeric_limits<double>::infinity();
+          for (const auto &c : h.contact_names())
+            p.gap = std::min(p.gap, h.at(row, "gap_" + c));
+          p.stuck = stuck_at(p.time);
+          points.push_back(p);
+        }
+      return points;
+    }
+
+    // The impacts after t0 with their phase in the forcing period and whether sticking follows.
+    std::vector<ImpactPoint> impact_points(const integrators::ResponseHistory           &h,
+                                           const std::vector<integrators::StickingPhase> &phases, const double t0,
+                                           const double T)
+    {
+      std::vector<ImpactPoint> points;
+      for (const auto &e : h.impacts())
+        if (e.time > t0)
+          {
+            ImpactPoint ip;
+            ip.time     = e.time;
+            ip.phase    = std::fmod(e.time / T, 1.0);
+            ip.contact  = e.contact;
+            ip.velocity = e.pre_velocity;
+            ip.sticks   = std::any_of(phases.begin(), phases.end(), [&](const auto &p) {
+              return p.contact == e.contact && std::abs(p.start - e.time) <= 1e-12 * std::max(1.0, e.time);
+            });
+            points.push_back(ip);
+          }
+      return points;
+    }
+
+    // Union of the sticking phases of all contacts, clipped to the recorded window [t0, t1], as
+    // a fraction of it.
+    double sticking_fraction(const std::vector<integrators::StickingPhase> &phases, const double t0, const double t1)
+    {
+      std::vector<std::pair<double, double>> clipped;
+      for (const auto &phase : phases)
+        if (phase.end > t0 && phase.start < t1)
+          clipped.emplace_back(std::max(phase.start, t0), std::min(phase.end, t1));
+      std::sort(clipped.begin(), clipped.end());
+      double stuck_time = 0, covered = t0;
+      for (const auto &[a, b] : clipped)
+        {
+          if (b > covered)
+            stuck_time += b - std::max(a, covered);
+          covered = std::max(covered, b);
+        }
+      return stuck_time / (t1 - t0);
+    }
+  } // namespace
+
   SweepValueResult ParameterSweep::run_value(unsigned int index, unsigned int rank,
                                              const std::pair<model::Vector, model::Vector> *start,
                                              std::pair<model::Vector, model::Vector>       *final_state) const
@@ -200,24 +311,12 @@ namespace vibroimpact::studies
         m.initial_displacement = start->first;
         m.initial_velocity     = start->second;
       }
-    const double T = 2 * M_PI / r.omega;
-
-    // Outputs every T/S, S the smallest with phase = j/S: point k is at output S (n0 + k) + j.
-    unsigned int S = 1;
-    for (; S < 360; ++S)
-      if (std::abs(settings_.sampling_phase * S - std::round(settings_.sampling_phase * S)) < 1e-9)
-        break;
-    const unsigned int  j    = static_cast<unsigned int>(std::lround(settings_.sampling_phase * S)) % S;
-    const unsigned long n0   = settings_.transient_periods;
-    const unsigned long last = S * (n0 + settings_.recorded_periods) + j; // the final output
-
-    integrators::RunControl control;
-    control.output_interval = T / S;
-    control.final_time      = last * control.output_interval; // the same product as the solvers' k * interval
+    const double               T = 2 * M_PI / r.omega;
+    const StroboscopicSchedule schedule(settings_, T);
     const auto h = [&] {
       try
         {
-          return integrators::run_to_history(*solver_, m, control);
+          return integrators::run_to_history(*solver_, m, schedule.control);
         }
       catch (const integrators::NumericalFailure &e)
         {
@@ -229,68 +328,14 @@ namespace vibroimpact::studies
         }
     }();
 
-    // The row at output k: exact for event-driven solvers, the nearest step of a time stepper.
-    const std::vector<double> times = h.times();
-    const auto row_at = [&](const unsigned long k) {
-      const double target = k * control.output_interval;
-      const auto   it     = std::lower_bound(times.begin(), times.end(), target - 1e-12 * control.final_time);
-      std::size_t  row    = static_cast<std::size_t>(std::min(it, times.end() - 1) - times.begin());
-      if (row > 0 && std::abs(times[row - 1] - target) < std::abs(times[row] - target))
-        --row;
-      if (std::abs(times[row] - target) > 0.5 * control.output_interval)
-        throw std::runtime_error("sweep: the solver wrote no history row near t = " + std::to_string(target));
-      return row;
-    };
-    const std::string probe = "u_" + settings_.probe, probe_v = "v_" + settings_.probe;
-    const auto phases = h.sticking_phases(control.final_time);
-
-    const double t0 = times[row_at(S * n0 + j)], t1 = times[row_at(last)];
-    const auto stuck_at = [&](double t) {
-      return std::any_of(phases.begin(), phases.end(), [t](const auto &p) { return p.start <= t && t <= p.end; });
-    };
-    for (unsigned int k = 1; k <= settings_.recorded_periods; ++k)
-      {
-        const std::size_t row = row_at(S * (n0 + k) + j);
-        PoincarePoint     p;
-        p.period = k;
-        p.time   = times[row];
-        p.u      = h.at(row, probe);
-        p.v      = h.at(row, probe_v);
-        p.gap    = std::numeric_limits<double>::infinity();
-        for (const auto &c : h.contact_names())
-          p.gap = std::min(p.gap, h.at(row, "gap_" + c));
-        p.stuck = stuck_at(p.time);
-        r.points.push_back(p);
-      }
-    for (const auto &e : h.impacts())
-      if (e.time > t0)
-        {
-          ImpactPoint ip;
-          ip.time     = e.time;
-          ip.phase    = std::fmod(e.time / T, 1.0);
-          ip.contact  = e.contact;
-          ip.velocity = e.pre_velocity;
-          ip.sticks   = std::any_of(phases.begin(), phases.end(), [&](const auto &p) {
-            return p.contact == e.contact && std::abs(p.start - e.time) <= 1e-12 * std::max(1.0, e.time);
-          });
-          r.impact_points.push_back(ip);
-        }
-    r.impacts = r.impact_points.size();
-
-    // Union of the sticking phases of all contacts, clipped to the recorded window.
-    std::vector<std::pair<double, double>> clipped;
-    for (const auto &phase : phases)
-      if (phase.end > t0 && phase.start < t1)
-        clipped.emplace_back(std::max(phase.start, t0), std::min(phase.end, t1));
-    std::sort(clipped.begin(), clipped.end());
-    double stuck_time = 0, covered = t0;
-    for (const auto &[a, b] : clipped)
-      {
-        if (b > covered)
-          stuck_time += b - std::max(a, covered);
-        covered = std::max(covered, b);
-      }
-    r.sticking_fraction = stuck_time / (t1 - t0);
+    const std::vector<double> times  = h.times();
+    const auto                phases = h.sticking_phases(schedule.control.final_time);
+    const double t0 = times[row_at(times, schedule.control, schedule.output(0))];
+    const double t1 = times[row_at(times, schedule.control, schedule.last)];
+    r.points            = poincare_points(h, phases, schedule, settings_);
+    r.impact_points     = impact_points(h, phases, t0, T);
+    r.impacts           = r.impact_points.size();
+    r.sticking_fraction = sticking_fraction(phases, t0, t1);
     if (final_state)
       *final_state = {h.final_displacement(), h.final_velocity()};
 

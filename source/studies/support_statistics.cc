@@ -1,3 +1,5 @@
+// Statistics of the clearance supports (impacts, contact time, forces, work, displacement
+// spectra) from a response history, and their CSV files and plots.
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/gnuplot.h>
 #include <vibroimpact/studies/support_statistics.h>
@@ -152,10 +154,9 @@ namespace vibroimpact::studies
     return result;
   }
 
-  void write_support_statistics(const std::filesystem::path &folder, const model::StructuralModel &model,
-                                const integrators::ResponseHistory   &history,
-                                const std::vector<SupportStatistics> &statistics, const bool plots)
+  namespace
   {
+    void write_statistics_table(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
     {
       io::CsvWriter csv(folder / "statistics.csv",
                         {"support", "duration", "impacts", "impact_rate", "contact_fraction", "mean_force",
@@ -167,9 +168,9 @@ namespace vibroimpact::studies
                          io::CsvWriter::format(s.peak_force), io::CsvWriter::format(s.impact_work),
                          io::CsvWriter::format(s.work_rate)});
     }
-    if (statistics.empty())
-      return;
+
     // Spectra on the first support's frequencies (all share the row spacing and segment).
+    void write_spectra(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
     {
       std::vector<std::string> names{"frequency"};
       for (const auto &s : statistics)
@@ -184,12 +185,14 @@ namespace vibroimpact::studies
           csv.write_row(row);
         }
     }
+
     // Densities of the impact peak forces on 20 common bins.
-    double top = 0.0;
-    for (const auto &s : statistics)
-      for (const double p : s.impact_peaks)
-        top = std::max(top, p);
+    void write_force_densities(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
     {
+      double top = 0.0;
+      for (const auto &s : statistics)
+        for (const double p : s.impact_peaks)
+          top = std::max(top, p);
       std::vector<std::string> names{"force"};
       for (const auto &s : statistics)
         names.push_back("pdf_" + s.name);
@@ -209,6 +212,10 @@ namespace vibroimpact::studies
           csv.write_row(row);
         }
     }
+
+    // Displacement and contact force of every support at every history row.
+    void write_support_forces(const std::filesystem::path &folder, const model::StructuralModel &model,
+                              const integrators::ResponseHistory &history)
     {
       std::vector<std::string> names{"time"};
       for (const auto &s : model.supports)
@@ -226,46 +233,71 @@ namespace vibroimpact::studies
           csv.write_row(row);
         }
     }
-    if (!plots)
-      return;
+
     // Supports 1 and 3 as in the paper's figures (or as many as there are): displacement with
     // the stops above, contact force below.
-    std::vector<std::size_t> shown{0};
-    if (model.supports.size() >= 3)
-      shown.push_back(2);
-    else if (model.supports.size() == 2)
-      shown.push_back(1);
-    std::ostringstream gp;
-    gp << "set terminal pngcairo noenhanced size " << 600 * shown.size() << ",700\nset output 'support_forces.png'\nset datafile separator ','\n"
-       << "set key autotitle columnhead\nset multiplot layout 2," << shown.size() << " columnsfirst\n";
-    for (const auto s : shown)
-      {
-        const auto &support = model.supports[s];
-        gp << "set title " << io::gnuplot_quote("support " + support.name) << "\nset xlabel 'time'\nset ylabel 'displacement'\n"
-           << "plot 'support_forces.csv' using 'time':'u_" << support.name << "' with lines notitle, " << support.lower_gap
-           << " with lines dt 2 lc 'magenta' notitle, " << support.upper_gap << " with lines dt 2 lc 'magenta' notitle\n"
-           << "set ylabel 'contact force'\nplot 'support_forces.csv' using 'time':'force_" << support.name
-           << "' with lines notitle\n";
-      }
-    gp << "unset multiplot\n";
-    io::run_gnuplot(folder / "support_forces.gp", gp.str());
+    void plot_support_forces(const std::filesystem::path &folder, const model::StructuralModel &model)
+    {
+      std::vector<std::size_t> shown{0};
+      if (model.supports.size() >= 3)
+        shown.push_back(2);
+      else if (model.supports.size() == 2)
+        shown.push_back(1);
+      std::ostringstream gp;
+      gp << "set terminal pngcairo noenhanced size " << 600 * shown.size() << ",700\nset output 'support_forces.png'\nset datafile separator ','\n"
+         << "set key autotitle columnhead\nset multiplot layout 2," << shown.size() << " columnsfirst\n";
+      for (const auto s : shown)
+        {
+          const auto &support = model.supports[s];
+          gp << "set title " << io::gnuplot_quote("support " + support.name) << "\nset xlabel 'time'\nset ylabel 'displacement'\n"
+             << "plot 'support_forces.csv' using 'time':'u_" << support.name << "' with lines notitle, " << support.lower_gap
+             << " with lines dt 2 lc 'magenta' notitle, " << support.upper_gap << " with lines dt 2 lc 'magenta' notitle\n"
+             << "set ylabel 'contact force'\nplot 'support_forces.csv' using 'time':'force_" << support.name
+             << "' with lines notitle\n";
+        }
+      gp << "unset multiplot\n";
+      io::run_gnuplot(folder / "support_forces.gp", gp.str());
+    }
 
-    std::ostringstream spectra;
-    spectra << "set terminal pngcairo noenhanced size 800,500\nset output 'spectra.png'\nset datafile separator ','\n"
-            << "set logscale y\nset xlabel 'frequency'\nset ylabel 'PSD of displacement at the support'\nplot ";
-    for (std::size_t s = 0; s < statistics.size(); ++s)
-      spectra << (s ? ", " : "") << "'spectra.csv' using 1:" << s + 2 << " with lines title "
-              << io::gnuplot_quote(statistics[s].name);
-    spectra << "\n";
-    io::run_gnuplot(folder / "spectra.gp", spectra.str());
+    void plot_spectra(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
+    {
+      std::ostringstream spectra;
+      spectra << "set terminal pngcairo noenhanced size 800,500\nset output 'spectra.png'\nset datafile separator ','\n"
+              << "set logscale y\nset xlabel 'frequency'\nset ylabel 'PSD of displacement at the support'\nplot ";
+      for (std::size_t s = 0; s < statistics.size(); ++s)
+        spectra << (s ? ", " : "") << "'spectra.csv' using 1:" << s + 2 << " with lines title "
+                << io::gnuplot_quote(statistics[s].name);
+      spectra << "\n";
+      io::run_gnuplot(folder / "spectra.gp", spectra.str());
+    }
 
-    std::ostringstream pdf;
-    pdf << "set terminal pngcairo noenhanced size 800,500\nset output 'force_pdf.png'\nset datafile separator ','\n"
-        << "set xlabel 'impact peak force'\nset ylabel 'probability density'\nplot ";
-    for (std::size_t s = 0; s < statistics.size(); ++s)
-      pdf << (s ? ", " : "") << "'force_pdf.csv' using 1:" << s + 2 << " with linespoints title "
-          << io::gnuplot_quote(statistics[s].name);
-    pdf << "\n";
-    io::run_gnuplot(folder / "force_pdf.gp", pdf.str());
+    void plot_force_densities(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
+    {
+      std::ostringstream pdf;
+      pdf << "set terminal pngcairo noenhanced size 800,500\nset output 'force_pdf.png'\nset datafile separator ','\n"
+          << "set xlabel 'impact peak force'\nset ylabel 'probability density'\nplot ";
+      for (std::size_t s = 0; s < statistics.size(); ++s)
+        pdf << (s ? ", " : "") << "'force_pdf.csv' using 1:" << s + 2 << " with linespoints title "
+            << io::gnuplot_quote(statistics[s].name);
+      pdf << "\n";
+      io::run_gnuplot(folder / "force_pdf.gp", pdf.str());
+    }
+  } // namespace
+
+  void write_support_statistics(const std::filesystem::path &folder, const model::StructuralModel &model,
+                                const integrators::ResponseHistory   &history,
+                                const std::vector<SupportStatistics> &statistics, const bool plots)
+  {
+    write_statistics_table(folder, statistics);
+    if (statistics.empty())
+      return;
+    write_spectra(folder, statistics);
+    write_force_densities(folder, statistics);
+    write_support_forces(folder, model, history);
+    if (!plots)
+      return;
+    plot_support_forces(folder, model);
+    plot_spectra(folder, statistics);
+    plot_force_densities(folder, statistics);
   }
 } // namespace vibroimpact::studies

@@ -67,8 +67,43 @@ namespace vibroimpact::structure
   };
 
   // Builds the body's mesh (uniform or read from its mesh file, then refined), its DoFs and
-  // constraints. mesh_directory resolves relative mesh paths. Throws io::InputError.
+  // constraints, by the registered kind the description names. mesh_directory resolves relative
+  // mesh paths. Throws io::InputError.
   std::unique_ptr<Body> make_body(const BodyDescription &description,
                                   const std::string     &case_file,
                                   const std::string     &mesh_directory);
+
+  // A kind of body as users name it in `Body <name>/Type`, with its clause of that entry's
+  // documentation and the function that builds one. A kind registers itself in its own .cc:
+  //
+  //   namespace { const BodyKindRegistration registration{{"tube", "tube: ...", 3, make_tube}}; }
+  //
+  // and `Body <name>/Type`, `vibroimpact parameters` and make_body then know it.
+  struct BodyKind
+  {
+    using Factory = std::function<std::unique_ptr<Body>(const BodyDescription &description,
+                                                        const std::string     &case_file,
+                                                        const std::string     &mesh_directory)>;
+    std::string  name;          // as users write it
+    std::string  documentation; // "name: what it is", joined by "; " into the Type entry's text
+    unsigned int listing = 0;   // place in the Type entry's list of names (ties: by name)
+    Factory      make;
+  };
+
+  class BodyKindRegistry
+  {
+  public:
+    // Every registered kind, in listing order; the pointers stay valid for the program's life.
+    static std::vector<const BodyKind *> kinds();
+    // Throws std::invalid_argument for a kind nobody registered.
+    static const BodyKind &find(BodyType type);
+    // Throws std::logic_error for a name registered twice.
+    static void add(BodyKind kind);
+  };
+
+  // Registers a body kind when the library (or program) that holds it loads.
+  struct BodyKindRegistration
+  {
+    explicit BodyKindRegistration(BodyKind kind) { BodyKindRegistry::add(std::move(kind)); }
+  };
 } // namespace vibroimpact::structure

@@ -6,16 +6,37 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vibroimpact::structure
 {
-  enum class BodyType
+  // The kind of a body, by the name users write in `Body <name>/Type`. Kinds register
+  // themselves in their own .cc (structure/body.h, BodyKindRegistration), so the set is open;
+  // the built-in ones have constants. The name must outlive the value: a string literal or a
+  // registered kind's name.
+  class BodyType
   {
-    beam, // Euler–Bernoulli, C1 Hermite elements
-    rod,  // axial (St Venant), FE_Q elements
-    mass  // a rigid point mass: one DoF
+  public:
+    constexpr BodyType() = default;
+    constexpr explicit BodyType(std::string_view name)
+      : name_(name)
+    {}
+    constexpr std::string_view name() const { return name_; }
+
+    friend constexpr bool operator==(const BodyType a, const BodyType b) { return a.name_ == b.name_; }
+    friend constexpr bool operator!=(const BodyType a, const BodyType b) { return !(a == b); }
+
+    static const BodyType beam; // Euler–Bernoulli, C1 Hermite elements
+    static const BodyType rod;  // axial (St Venant), FE_Q elements
+    static const BodyType mass; // a rigid point mass: one DoF
+
+  private:
+    std::string_view name_ = "beam";
   };
+  inline constexpr BodyType BodyType::beam{"beam"};
+  inline constexpr BodyType BodyType::rod{"rod"};
+  inline constexpr BodyType BodyType::mass{"mass"};
 
   enum class EndCondition
   {

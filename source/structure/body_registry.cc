@@ -1,0 +1,53 @@
+// The registry of body kinds (beam, rod, mass, ...): each kind adds itself from its own .cc;
+// make_body builds the kind a description names.
+#include <vibroimpact/structure/body.h>
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace vibroimpact::structure
+{
+  namespace
+  {
+    // A function-local static: registrations run from static initialisers of other translation
+    // units, in an order the language does not fix. A map keeps every kind (and its name, which
+    // BodyType values refer to) at one address.
+    std::map<std::string, BodyKind> &registered_kinds()
+    {
+      static std::map<std::string, BodyKind> map;
+      return map;
+    }
+  } // namespace
+
+  std::vector<const BodyKind *> BodyKindRegistry::kinds()
+  {
+    std::vector<const BodyKind *> out;
+    for (const auto &entry : registered_kinds())
+      out.push_back(&entry.second);
+    std::stable_sort(out.begin(), out.end(), [](const BodyKind *a, const BodyKind *b) { return a->listing < b->listing; });
+    return out;
+  }
+
+  const BodyKind &BodyKindRegistry::find(const BodyType type)
+  {
+    const auto it = registered_kinds().find(std::string(type.name()));
+    if (it == registered_kinds().end())
+      throw std::invalid_argument("no body kind named '" + std::string(type.name()) + "'");
+    return it->second;
+  }
+
+  void BodyKindRegistry::add(BodyKind kind)
+  {
+    const std::string name = kind.name;
+    if (!registered_kinds().emplace(name, std::move(kind)).second)
+      throw std::logic_error("two body kinds registered as '" + name + "'");
+  }
+
+  std::unique_ptr<Body> make_body(const BodyDescription &description,
+                                  const std::string     &case_file,
+                                  const std::string     &mesh_directory)
+  {
+    return BodyKindRegistry::find(description.type).make(description, case_file, mesh_directory);
+  }
+} // namespace vibroimpact::structure

@@ -1,0 +1,87 @@
+// The time functions of the loads: constant, harmonic, and band-limited random (a sum of equal
+// lines with seeded phases, one period sampled by inverse FFT for fast evaluation).
+#include "assembly.h"
+
+#include <fftw3.h>
+
+#include <cmath>
+#include <random>
+
+namespace vibroimpact::structure
+{
+  namespace
+  {
+    // One period 2π/Δω of Σ_k a cos((k0 + k) Δω t + φ_k), k = 1..N, and its derivative, sampled by
+    // inverse real FFTs at M ≥ 16 (k0 + N) points (a power of two): 16 samples a period of the
+    // highest line keep the Hermite interpolation error below 1e-4 of a line's amplitude.
+    model::SampledPeriod sample_period(const long k0, const std::vector<double> &phases, const double step,
+                                       const double amplitude)
+    {
+      const long top = k0 + static_cast<long>(phases.size());
+      long       M   = 64;
+      while (M < 16 * top)
+        M *= 2;
+      std::vector<fftw_complex> spectrum(M / 2 + 1);
+      std::vector<double>       signal(M);
+      model::SampledPeriod      period;
+      period.interval = 2 * M_PI / step / M;
+      fftw_plan plan  = fftw_plan_dft_c2r_1d(static_cast<int>(M), spectrum.data(), signal.data(), FFTW_ESTIMATE);
+      for (const bool derivative : {false, true})
+        {
+          // c2r: x_j = Σ_k X_k e^{2πi jk/M} over the Hermitian spectrum, so X_k = (a/2) e^{iφ}
+          // gives a cos(2π jk/M + φ); the derivative multiplies by i k Δω.
+          for (auto &x : spectrum)
+            x[0] = x[1] = 0.0;
+          for (std::size_t k = 0; k < phases.size(); ++k)
+            {
+              const double w = (k0 + 1 + static_cast<long>(k)) * step;
+              const double c = 0.5 * amplitude * std::cos(phases[k]), d = 0.5 * amplitude * std::sin(phases[k]);
+              auto        &X = spectrum[k0 + 1 + k];
+              X[0]           = derivative ? -w * d : c;
+              X[1]           = derivative ? w * c : d;
+            }
+          fftw_execute(plan); // the plan is kept; its arrays are refilled in place
+          (derivative ? period.slopes : period.values) = signal;
+        }
+      fftw_destroy_plan(plan);
+      return period;
+    }
+  } // namespace
+
+  model::TimeFunction time_function(const LoadDescription &load)
+  {
+    model::TimeFunction f;
+    f.amplitude = load.amplitude;
+    switch (load.time)
+      {
+        case TimeDependence::constant:
+          f.kind = model::TimeFunction::Kind::constant;
+          break;
+        case TimeDependence::harmonic:
+          f.kind  = model::TimeFunction::Kind::harmonic;
+          f.omega = load.omega;
+          f.phase = load.phase;
+          break;
+        case TimeDependence::random:
+          {
+            // N lines k Δω (Δω = band / N, k = k0+1 .. k0+N, k0 = round(low/Δω)) of equal
+            // amplitude, phases from the seed: a flat one-sided PSD RMS² / band, periodic in
+            // 2π/Δω. The phase is made from the generator's raw bits so the same seed gives
+            // the same load with any standard library.
+            f.kind = model::TimeFunction::Kind::random;
+            std::mt19937_64    generator(load.seed);
+            const double       step = (load.band_high - load.band_low) / load.n_harmonics;
+            const long         k0   = std::lround(load.band_low / step);
+            for (unsigned int k = 1; k <= load.n_harmonics; ++k)
+              {
+                f.omegas.push_back((k0 + k) * step);
+                f.phases.push_back(2 * M_PI * static_cast<double>(generator() >> 11) * 0x1.0p-53);
+              }
+            f.samples = std::make_shared<const model::SampledPeriod>(
+              sample_period(k0, f.phases, step, load.amplitude * std::sqrt(2.0 / load.n_harmonics)));
+            break;
+          }
+      }
+    return f;
+  }
+} // namespace vibroimpact::structure
