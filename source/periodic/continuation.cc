@@ -1,3 +1,6 @@
+// Continuation of periodic orbits (continuation.h): the shooting residual and its Jacobian as a
+// LOCA LAPACK interface, Floquet multipliers, the record of each converged orbit, and restarts
+// after Newton fails at a grazing or a chatter sequence.
 #include <vibroimpact/periodic/continuation.h>
 
 #include <Eigen/Eigenvalues>
