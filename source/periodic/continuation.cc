@@ -1,5 +1,6 @@
-// Shooting and pseudo-arclength continuation of periodic orbits with Trilinos LOCA: the shooting
-// residual and its Jacobian for LOCA, branch points with Floquet multipliers, restarts past kinks.
+// Continuation of periodic orbits (continuation.h): the shooting residual and its Jacobian as a
+// LOCA LAPACK interface, Floquet multipliers, the record of each converged orbit, and restarts
+// after Newton fails at a grazing or a chatter sequence.
 #include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/progress_bar.h>
 #include <vibroimpact/periodic/continuation.h>

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace vibroimpact::periodic
 {
@@ -301,7 +302,7 @@ namespace vibroimpact::periodic
             if (stretch == 0.0)
               stretch_start = z;
             stretch += tau;
-            const Vector z_end = step.contact < 0 ? step.z1 : z_at(step, tau);
+            Vector z_end = step.contact < 0 ? step.z1 : z_at(step, tau);
             if (step.contact >= 0)
               flush_stretch(); // before the event's saltation
             return z_end;
@@ -488,7 +489,7 @@ namespace vibroimpact::periodic
             result.d_unfolding = j_alpha.head(2 * m);
             result.d_period    = (mode_of(closed).A * z).head(2 * m);
           }
-        return result;
+        return std::move(result); // the pass ends here
       }
 
       const Implementation     &flow;

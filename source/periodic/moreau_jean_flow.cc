@@ -122,7 +122,8 @@ namespace vibroimpact::periodic
               mj.tangent_step(dU, dV, before, active);
             }
         }
-      return finish(result, state, dU, dV, x0, period, alpha, with_jacobian);
+      finish(result, state, dU, dV, x0, period, alpha, with_jacobian);
+      return result;
     }
 
     // The step's impulses as events: an episode of consecutive steps with an impulse starts
@@ -178,8 +179,9 @@ namespace vibroimpact::periodic
       dV = X.bottomRows(n);
     }
 
-    FlowResult finish(FlowResult &result, const integrators::State &state, const Matrix &dU, const Matrix &dV,
-                      const Vector &x0, const double period, const double alpha, const bool with_jacobian) const
+    // The end state, the summary and, with the Jacobian, ∂/∂T and ∂/∂α.
+    void finish(FlowResult &result, const integrators::State &state, const Matrix &dU, const Matrix &dV,
+                const Vector &x0, const double period, const double alpha, const bool with_jacobian) const
     {
       result.x.resize(2 * n);
       result.x << state.u, state.v;
@@ -188,7 +190,7 @@ namespace vibroimpact::periodic
         result.min_impact_velocity = 0.0;
       result.evaluations = 1;
       if (!with_jacobian)
-        return result;
+        return;
       result.jacobian.resize(2 * n, 2 * n);
       result.jacobian << dU, dV;
       // T enters every step through h: a difference in T would move impacts across steps (the
@@ -200,7 +202,6 @@ namespace vibroimpact::periodic
       result.d_unfolding = (run(x0, period, alpha + da, false, nullptr).x -
                             run(x0, period, alpha - da, false, nullptr).x) / (2 * da);
       result.evaluations += 2;
-      return result;
     }
   };
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace vibroimpact::periodic
 {
@@ -263,7 +264,7 @@ namespace vibroimpact::periodic
             result.d_unfolding = tangent.col(nz).head(2 * m);
             result.d_period    = (flow.make_mode(closed, alpha).A * z).head(2 * m);
           }
-        return result;
+        return std::move(result); // the pass ends here
       }
 
       const Implementation     &flow;
