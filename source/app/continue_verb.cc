@@ -29,12 +29,7 @@ namespace vibroimpact::app
       const auto &mj = dynamic_cast<const integrators::MoreauJeanSolver &>(c.solver("moreau-jean")).settings();
       return periodic::make_flow_map({model, c.continuation, mj});
     }
-    }
 
-  } // namespace
-
-  namespace
-  {
     // Every rank reads the same file and fails the same way: only rank 0 reports.
     struct ContinuationCaseRead
     {
