@@ -183,7 +183,8 @@ TEST_F(Faults, AFullDiskEndsEveryVerbWithOneLineAndKeepsThePreviousOutput)
     GTEST_SKIP() << "a 64 kB tmpfs needs root (CI runs as root)";
   const fs::path tiny = scratch / "tiny";
   fs::create_directories(tiny);
-  ASSERT_EQ(std::system(("mount -t tmpfs -o size=64k tmpfs " + tiny.string()).c_str()), 0);
+  if (std::system(("mount -t tmpfs -o size=64k tmpfs " + tiny.string() + " 2> /dev/null").c_str()) != 0)
+    GTEST_SKIP() << "mount is not allowed here (a container without CAP_SYS_ADMIN)";
   for (const auto &v : writing_verbs)
     expect_previous_output_kept(v, tiny, scratch, "", true);
   EXPECT_EQ(std::system(("umount " + tiny.string()).c_str()), 0);
