@@ -20,7 +20,6 @@ namespace vibroimpact::periodic
     {
       const io::Choices<OrbitKind> kinds{{"free", OrbitKind::free}, {"forced", OrbitKind::forced}};
       s.add_choice("Flow map", c.flow_map, FlowMapRegistry::names(), FlowMapRegistry::documentation());
-      c.flow = c.flow_map == "event-driven" ? FlowKind::event_driven : FlowKind::moreau_jean;
       s.add("Kind", c.kind, kinds,
             "free: conservative families leaving the linear modes of Families, continued in energy; forced: the "
             "periodic response to the harmonic load, continued in its frequency from Minimum to Maximum frequency.");

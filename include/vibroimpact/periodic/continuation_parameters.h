@@ -20,15 +20,6 @@ namespace vibroimpact::model
 
 namespace vibroimpact::periodic
 {
-  // Transitional: source/app/continue_verb.cc still builds the two maps by this switch. Once it
-  // calls make_flow_map (flow_map_registry.h), ContinuationCase::flow_map is the one choice and
-  // this goes.
-  enum class FlowKind
-  {
-    event_driven, // LinearImpactFlow: exact between events, saltation Jacobian
-    moreau_jean   // MoreauJeanFlow: N steps of h = T/N, Jacobian along the active sets
-  };
-
   enum class OrbitKind
   {
     free,  // autonomous families leaving linear modes, continued in energy
@@ -47,7 +38,6 @@ namespace vibroimpact::periodic
   {
     std::string               filename;
     std::string               flow_map = "event-driven"; // a name in FlowMapRegistry
-    FlowKind                  flow = FlowKind::event_driven; // transitional: flow_map of the two built-in maps
     OrbitKind                 kind = OrbitKind::free;
     std::vector<double>       families{1}; // linear modes the free families leave
     LinearImpactFlowSettings  event_driven;
