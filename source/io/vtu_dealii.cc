@@ -82,10 +82,9 @@ namespace vibroimpact::io
 
     DataOutBase::Patch<0, 3> vertex_patch(const VtuFrame &frame, unsigned int cell)
     {
-      DataOutBase::Patch<0, 3> patch;
-      patch.reference_cell = ReferenceCells::Vertex;
-      const unsigned int point = frame.cells[cell][0];
-      patch.vertices[0]        = Point<3>(frame.points[point][0], frame.points[point][1], frame.points[point][2]);
+      DataOutBase::Patch<0, 3> patch; // its reference cell is the vertex
+      const unsigned int       point = frame.cells[cell][0];
+      patch.vertices[0]              = Point<3>(frame.points[point][0], frame.points[point][1], frame.points[point][2]);
       patch.data.reinit(n_rows(frame), 1);
       fill_column(frame, point, cell, patch, 0);
       return patch;
