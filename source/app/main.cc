@@ -14,6 +14,7 @@
 // (`simulate` then leaves its results up to that time, marked INTERRUPTED; the others nothing).
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/interrupt.h>
+#include <vibroimpact/io/vtk_writer.h>
 #include <vibroimpact/io/write_error.h>
 
 #include <CLI/CLI.hpp>
@@ -22,6 +23,7 @@
 
 #include <functional>
 #include <iostream>
+#include <string>
 #include <vector>
 
 namespace
@@ -105,7 +107,8 @@ int main(int argc, char **argv)
   CLI::App program{"vibroimpact: finite elements for beams, rods and supports that hit obstacles "
                    "or each other"};
   program.require_subcommand(1);
-  program.set_version_flag("--version", "vibroimpact " VIBROIMPACT_VERSION);
+  program.set_version_flag("--version", std::string("vibroimpact " VIBROIMPACT_VERSION "\n.vtu writer: ") +
+                                          io::vtu_writer_name());
 
   app::CommonOptions     options;
   std::vector<CLI::App *> commands;

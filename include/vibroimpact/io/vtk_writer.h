@@ -40,6 +40,10 @@ namespace vibroimpact::io
     std::vector<std::pair<double, std::string>> frames_;
   };
 
+  // The VTU writer this build uses, for `vibroimpact --version`: VTK's, or deal.II's where the
+  // build has no VTK (CMake option VIBROIMPACT_WITH_VTK; the files carry the same content).
+  const char *vtu_writer_name();
+
   // Marker points (contact locations, probes) with a name index, for drawing obstacles.
   void write_markers(const std::filesystem::path             &file,
                      const std::vector<std::array<double, 3>> &points,

@@ -1,0 +1,74 @@
+// The VTU back end on VTK's XML writer (builds with VIBROIMPACT_WITH_VTK): a VtuFrame becomes a
+// vtkUnstructuredGrid written to memory, binary and zlib-compressed, as ParaView's own files are.
+#include "vtu_form.h"
+
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkDoubleArray.h>
+#include <vtkFieldData.h>
+#include <vtkIntArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+
+#include <stdexcept>
+
+namespace vibroimpact::io
+{
+  namespace
+  {
+    vtkSmartPointer<vtkDataArray> vtk_array(const VtuArray &values)
+    {
+      vtkSmartPointer<vtkDataArray> array;
+      if (values.integral)
+        array = vtkSmartPointer<vtkIntArray>::New();
+      else
+        array = vtkSmartPointer<vtkDoubleArray>::New();
+      array->SetName(values.name.c_str());
+      array->SetNumberOfComponents(static_cast<int>(values.components));
+      array->SetNumberOfTuples(static_cast<vtkIdType>(values.values.size() / values.components));
+      for (std::size_t i = 0; i < values.values.size(); ++i)
+        array->SetComponent(static_cast<vtkIdType>(i / values.components), static_cast<int>(i % values.components),
+                            values.values[i]);
+      return array;
+    }
+  } // namespace
+
+  std::string vtu_text_by_vtk(const VtuFrame &frame)
+  {
+    vtkNew<vtkUnstructuredGrid> grid;
+    vtkNew<vtkPoints>           points; // VTK's default Float32 points, as ParaView writes them
+    points->SetNumberOfPoints(static_cast<vtkIdType>(frame.points.size()));
+    for (std::size_t i = 0; i < frame.points.size(); ++i)
+      points->SetPoint(static_cast<vtkIdType>(i), frame.points[i].data());
+    grid->SetPoints(points);
+
+    grid->Allocate(static_cast<vtkIdType>(frame.cells.size()));
+    for (const auto &cell : frame.cells)
+      {
+        vtkIdType ids[2] = {cell[0], cell[1]};
+        if (cell[0] == cell[1])
+          grid->InsertNextCell(VTK_VERTEX, 1, ids);
+        else
+          grid->InsertNextCell(VTK_LINE, 2, ids);
+      }
+    for (const auto &array : frame.cell_arrays)
+      grid->GetCellData()->AddArray(vtk_array(array));
+    for (const auto &array : frame.point_arrays)
+      grid->GetPointData()->AddArray(vtk_array(array));
+    if (frame.time)
+      grid->GetFieldData()->AddArray(vtk_array({"TimeValue", 1, false, {*frame.time}}));
+
+    // VTK 9.1 frees a wild pointer after a failed write to a file (a full disk, a size limit):
+    // it writes into memory, and the caller writes the file and checks it.
+    vtkNew<vtkXMLUnstructuredGridWriter> writer;
+    writer->SetWriteToOutputString(true);
+    writer->SetInputData(grid);
+    writer->SetDataModeToBinary();
+    if (writer->Write() != 1)
+      throw std::runtime_error("VTK could not form a .vtu frame");
+    return writer->GetOutputString();
+  }
+} // namespace vibroimpact::io
