@@ -1,11 +1,13 @@
 #include <vibroimpact/integrators/run_bounds.h>
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/hdf5_records.h>
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/progress_bar.h>
 #include <vibroimpact/io/vtk_writer.h>
+#include <vibroimpact/io/xdmf_series.h>
 #include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/modal_convergence.h>
@@ -17,6 +19,7 @@
 #include "verbs.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -45,30 +48,68 @@ namespace vibroimpact::app
       io::write_markers(out / "contacts.vtu", points, gaps, "gap0");
     }
 
-    // solution.pvd + solution-NNNNN.vtu at the samples a solver marks as frames: displacement,
-    // velocity, and the contact impulse since the previous history row on the contact points.
+    // solution.pvd + solution-NNNNN.vtu (or solution.xdmf + solution.h5) at the samples a solver
+    // marks as frames: displacement, velocity, and the contact impulse since the previous history
+    // row on the contact points. It keeps the time it spends, which the solver's wall time includes.
     class FrameWriter : public integrators::ResponseObserver
     {
     public:
-      FrameWriter(const std::filesystem::path &folder, const model::StructuralModel &model)
-        : series_(folder, "solution", model.geometry)
-      {}
+      FrameWriter(const std::filesystem::path &folder, const model::StructuralModel &model, const bool xdmf)
+      {
+        if (xdmf)
+          xdmf_ = std::make_unique<io::XdmfSeries>(folder, "solution", model.geometry);
+        else
+          vtk_ = std::make_unique<io::VtkSeries>(folder, "solution", model.geometry);
+      }
       void sample(const integrators::ResponseSample &s) override
       {
         if (!s.frame)
           return;
-        series_.write_frame(s.time, {{"displacement", *s.u}, {"velocity", *s.v}},
-                            {{"contact_impulse", *s.impulse}});
+        const auto start = std::chrono::steady_clock::now();
+        if (xdmf_)
+          xdmf_->write_frame(s.time, {{"displacement", *s.u}, {"velocity", *s.v}}, {{"contact_impulse", *s.impulse}});
+        else
+          vtk_->write_frame(s.time, {{"displacement", *s.u}, {"velocity", *s.v}}, {{"contact_impulse", *s.impulse}});
+        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       }
       unsigned int finish()
       {
-        series_.write_record();
-        return series_.n_frames();
+        const auto start = std::chrono::steady_clock::now();
+        if (xdmf_)
+          xdmf_->write_record();
+        else
+          vtk_->write_record();
+        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return xdmf_ ? xdmf_->n_frames() : vtk_->n_frames();
       }
+      double seconds = 0.0;
 
     private:
-      io::VtkSeries series_;
+      std::unique_ptr<io::VtkSeries>  vtk_;
+      std::unique_ptr<io::XdmfSeries> xdmf_;
     };
+
+    // history.csv and events.csv, or both as groups of records.h5 with the statistics.
+    void write_records(const io::OutputFolder &out, const integrators::ResponseHistory &history,
+                       const std::vector<studies::SupportStatistics> &statistics, const bool hdf5)
+    {
+      if (!hdf5)
+        {
+          integrators::write_history_csv(out / "history.csv", history);
+          integrators::write_events_csv(out / "events.csv", history);
+          return;
+        }
+      io::Hdf5Records records(out / "records.h5");
+      integrators::write_history_hdf5(records, history);
+      if (!statistics.empty())
+        studies::write_statistics_hdf5(records, statistics);
+      records.close();
+    }
+
+    double seconds_since(const std::chrono::steady_clock::time_point start)
+    {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
   } // namespace
 
   std::string output_directory(const CommonOptions &options, const structure::CaseDescription &description)
@@ -163,37 +204,44 @@ namespace vibroimpact::app
     io::OutputFolder             out(output_directory(options, c.description), "simulate");
     std::unique_ptr<FrameWriter> frames;
     if (control.frame_interval > 0)
-      frames = std::make_unique<FrameWriter>(out.staging(), model);
+      frames = std::make_unique<FrameWriter>(out.staging(), model, c.hdf5_records);
     const auto history = integrators::run_to_history(solver, model, control, frames.get(), true);
     const bool interrupted = history.summary.interrupt_signal != 0;
-    integrators::write_history_csv(out / "history.csv", history);
-    integrators::write_events_csv(out / "events.csv", history);
-    const unsigned int n_frames = frames ? frames->finish() : 0;
+    auto       start       = std::chrono::steady_clock::now();
     std::vector<studies::SupportStatistics> statistics;
     if (!model.supports.empty() && !interrupted)
-      {
-        statistics = studies::support_statistics(model, history, c.statistics_start, c.psd_segment);
-        studies::write_support_statistics(out.staging(), model, history, statistics);
-      }
+      statistics = studies::support_statistics(model, history, c.statistics_start, c.psd_segment);
+    const double statistics_seconds = seconds_since(start);
+    start                           = std::chrono::steady_clock::now();
+    write_records(out, history, statistics, c.hdf5_records);
+    const unsigned int n_frames = frames ? frames->finish() : 0;
+    if (!statistics.empty())
+      studies::write_support_statistics(out.staging(), model, history, statistics);
     if (interrupted)
       io::write_file(out / "INTERRUPTED", "interrupted by signal " + std::to_string(history.summary.interrupt_signal) +
                                             " at t = " + io::CsvWriter::format(history.summary.interrupted_at) +
                                             " of " + io::CsvWriter::format(control.final_time) +
-                                            ": history.csv, events.csv and the frames stop there\n");
+                                            ": the records and the frames stop there\n");
     out.commit(interrupted);
+    const double frame_seconds = frames ? frames->seconds : 0.0;
+    const double write_seconds = seconds_since(start) + frame_seconds;
     for (const auto &warning : history.summary.warnings)
       std::cerr << "warning: " << warning << "\n";
     if (!options.quiet)
       {
         integrators::print_summary(std::cout, history.summary);
         std::printf("%-23s%u\n", "VTK frames", n_frames);
+        // The solver's wall time includes the frames it handed over while stepping.
+        std::printf("%-23s%.3g s solve, %.3g s statistics, %.3g s write (%.3g s of it frames)\n", "wall times",
+                    history.summary.wall_time - frame_seconds, statistics_seconds, write_seconds, frame_seconds);
         for (const auto &s : statistics)
           std::printf("support %-10s impacts %lu (%.4g /s), contact %.3g %%, RMS force %.4g, peak %.4g, work rate %.4g\n",
                       s.name.c_str(), s.impacts, s.impact_rate, 100 * s.contact_fraction, s.rms_force, s.peak_force,
                       s.work_rate);
-        std::printf("wrote %s/{history.csv, events.csv%s%s%s}\n", output_directory(options, c.description).c_str(),
-                    n_frames > 0 ? ", solution.pvd" : "", statistics.empty() ? "" : ", statistics.csv, *.png",
-                    interrupted ? ", INTERRUPTED" : "");
+        std::printf("wrote %s/{%s%s%s%s}\n", output_directory(options, c.description).c_str(),
+                    c.hdf5_records ? "records.h5" : "history.csv, events.csv",
+                    n_frames == 0 ? "" : c.hdf5_records ? ", solution.xdmf" : ", solution.pvd",
+                    statistics.empty() ? "" : ", statistics.csv, *.png", interrupted ? ", INTERRUPTED" : "");
       }
     return interrupted ? 128 + history.summary.interrupt_signal : io::exit_success;
   }
