@@ -150,6 +150,28 @@ TEST_F(BadInput, MissingMeshFile)
                   "Body beam/Mesh file", "missing.msh");
 }
 
+// Issue 26 §3: a family's lists (Supports s, Loads f) are checked as lists, and the message names
+// the family's entry, not a member the file never spells.
+TEST_F(BadInput, FamilyListsOfUnequalLength)
+{
+  expect_rejected(std::string(valid_case) + "subsection Loads f\n  set Body = beam\n  set Positions = 0.2, 0.4\n"
+                                            "  set Seeds = 7\n  set Time dependence = random\n  set Amplitude = 1\n"
+                                            "  set Band high = 100\nend\n",
+                  "Loads f/Seeds", "1 values for 2 Positions");
+}
+
+TEST_F(BadInput, FamilyWithAnEmptyList)
+{
+  expect_rejected(std::string(valid_case) + "subsection Supports s\n  set Body = beam\n  set Positions =\nend\n",
+                  "Supports s/Positions", "empty");
+}
+
+TEST_F(BadInput, FamilyPositionOffTheBody)
+{
+  expect_rejected(std::string(valid_case) + "subsection Supports s\n  set Body = beam\n  set Positions = 0.2, 1.5\nend\n",
+                  "Supports s/Positions", "item 2, x = 1.500000, lies outside body 'beam'");
+}
+
 TEST_F(BadInput, GapIsNan)
 {
   expect_rejected(replace(valid_case, "set Gap = 0", "set Gap = nan"), "Contact obstacle/Gap", "nan");

@@ -2,6 +2,7 @@
 // sticking phases, the summary and the writers of history.csv and events.csv.
 #include <vibroimpact/integrators/response_history.h>
 #include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/hdf5_records.h>
 
 #include <algorithm>
 #include <cmath>
@@ -233,6 +234,36 @@ namespace vibroimpact::integrators
       csv.write_cells({io::CsvWriter::format(e.time), history.contact_names().at(e.contact), to_string(e.kind),
                        io::CsvWriter::format(e.pre_velocity), io::CsvWriter::format(e.post_velocity),
                        io::CsvWriter::format(e.impulse)});
+  }
+
+  void write_history_hdf5(io::Hdf5Records &file, const ResponseHistory &history)
+  {
+    const auto &names = history.columns();
+    std::vector<double> column(history.n_rows());
+    for (std::size_t c = 0; c < names.size(); ++c)
+      {
+        for (std::size_t k = 0; k < history.n_rows(); ++k)
+          column[k] = history.row(k)[c];
+        file.write_column("history", names[c], column);
+      }
+    const auto              &events = history.events();
+    std::vector<std::string> contact, kind;
+    std::vector<double>      time, pre, post, impulse;
+    for (const auto &e : events)
+      {
+        time.push_back(e.time);
+        contact.push_back(history.contact_names().at(e.contact));
+        kind.push_back(to_string(e.kind));
+        pre.push_back(e.pre_velocity);
+        post.push_back(e.post_velocity);
+        impulse.push_back(e.impulse);
+      }
+    file.write_column("events", "time", time);
+    file.write_column("events", "contact", contact);
+    file.write_column("events", "kind", kind);
+    file.write_column("events", "pre_velocity", pre);
+    file.write_column("events", "post_velocity", post);
+    file.write_column("events", "impulse", impulse);
   }
 
   double RunSummary::counter(const std::string &name) const

@@ -16,7 +16,7 @@ namespace vibroimpact::structure
 {
   std::vector<std::string> case_families()
   {
-    return {"Body", "Element", "Contact", "Support", "Probe", "Load"};
+    return {"Body", "Element", "Contact", "Support", "Supports", "Probe", "Load", "Loads"};
   }
 
   const BodyDescription *CaseDescription::find_body(const std::string &body_name) const
@@ -180,10 +180,9 @@ namespace vibroimpact::structure
       s.add("Restitution", contact.restitution, io::in_range(0, 1), "Newton's coefficient of restitution e in [0, 1].");
     }
 
-    void bind_support(ParameterSection &s, SupportDescription &support, const std::string &name)
+    // Everything of a support but where it is (shared by a Support section and a Supports family).
+    void bind_support_stops(ParameterSection &s, SupportDescription &support)
     {
-      support.name = name;
-      bind_point(s, support.point, "the supported point");
       s.add("Lower gap", support.lower_gap, io::finite(),
             "delta-: where the lower stop is, from the beam's rest position (negative, e.g. -1e-3).");
       s.add("Upper gap", support.upper_gap, io::finite(), "delta+: where the upper stop is (positive).");
@@ -209,14 +208,17 @@ namespace vibroimpact::structure
         s.fail("Upper gap", "must exceed Lower gap (delta- < delta+)");
     }
 
-    void bind_load(ParameterSection &s, LoadDescription &load, const std::string &name)
+    void bind_support(ParameterSection &s, SupportDescription &support, const std::string &name)
     {
-      load.name = name;
-      s.add("Distribution", load.distribution, distributions,
-            "uniform: q per unit length on Body; expression: q(x) on Body; point: a force at Body/Position; "
-            "gravity: rho A g on every body (m g on masses), Amplitude = g.");
-      bind_point(s, load.point, "the load");
-      s.add("Expression", load.expression, "q(x), multiplied by the time function (expression only).");
+      support.name = name;
+      bind_point(s, support.point, "the supported point");
+      bind_support_stops(s, support);
+    }
+
+    // A load's time function (shared by a Load section and a Loads family); its seed is bound
+    // by the caller (one value, or a list).
+    void bind_load_time(ParameterSection &s, LoadDescription &load)
+    {
       s.add("Time dependence", load.time, time_dependences,
             "constant: Amplitude; harmonic: Amplitude sin(omega t + phase); random: band-limited, Amplitude is "
             "its RMS.");
@@ -226,9 +228,10 @@ namespace vibroimpact::structure
       s.add("Band low", load.band_low, io::non_negative(), "Lowest angular frequency of a random load, rad/s.");
       s.add("Band high", load.band_high, io::non_negative(), "Highest angular frequency of a random load, rad/s.");
       s.add("Number of harmonics", load.n_harmonics, 2, unbounded, "Sinusoids that make up a random load.");
-      unsigned int seed = static_cast<unsigned int>(load.seed);
-      s.add("Seed", seed, 0, unbounded, "Random seed (the same seed gives the same load).");
-      load.seed = seed;
+    }
+
+    void check_load_time(ParameterSection &s, const LoadDescription &load)
+    {
       if (s.reading() && load.time == TimeDependence::harmonic && !(load.omega > 0))
         s.fail("Angular frequency", "a harmonic load needs a positive angular frequency, got 0 (for a constant load "
                                     "set Time dependence = constant)");
@@ -240,6 +243,120 @@ namespace vibroimpact::structure
         s.fail("Band high", "must exceed Band low");
       if (load.amplitude < 0)
         s.fail("Amplitude", "the RMS of a random load must not be negative");
+    }
+
+    void bind_load(ParameterSection &s, LoadDescription &load, const std::string &name)
+    {
+      load.name = name;
+      s.add("Distribution", load.distribution, distributions,
+            "uniform: q per unit length on Body; expression: q(x) on Body; point: a force at Body/Position; "
+            "gravity: rho A g on every body (m g on masses), Amplitude = g.");
+      bind_point(s, load.point, "the load");
+      s.add("Expression", load.expression, "q(x), multiplied by the time function (expression only).");
+      bind_load_time(s, load);
+      unsigned int seed = static_cast<unsigned int>(load.seed);
+      s.add("Seed", seed, 0, unbounded, "Random seed (the same seed gives the same load).");
+      load.seed = seed;
+      check_load_time(s, load);
+    }
+
+    // Repeated supports and loads declared once: `subsection Supports s` with Positions = x1, x2, ...
+    // stands for sections Support s1, Support s2, ... that differ only in where they are (Loads:
+    // and in their seeds). Member k is named after the family and k + 1, padded to the width of
+    // the count ("f01" ... "f18"), so that a family reads exactly like the sections it replaces.
+    std::string member_name(const std::string &family, const std::size_t k, const std::size_t n)
+    {
+      const std::string index = std::to_string(k + 1), widest = std::to_string(n);
+      return family + std::string(widest.size() - index.size(), '0') + index;
+    }
+
+    // A family's body and positions: at least one, each on that body. Checked here, not where the
+    // members are used, so that the message names the family's entry rather than a member's.
+    void bind_positions(ParameterSection &s, const CaseDescription &description, PointOnBody &point,
+                        std::vector<double> &positions, const std::string &what)
+    {
+      s.add("Body", point.body, "Name of the body " + what + " are on.");
+      s.add("Positions", positions, io::finite(),
+            "Coordinates x along that body (0 at its left end), one member each: x1, x2, ...");
+      if (!s.reading())
+        return;
+      if (positions.empty())
+        s.fail("Positions", "the list is empty: give at least one position");
+      const BodyDescription *body = description.find_body(point.body);
+      if (body == nullptr)
+        s.fail("Body", point.body.empty() ? "no body given" : "there is no body named '" + point.body + "'");
+      for (std::size_t k = 0; k < positions.size(); ++k)
+        if (!(positions[k] >= 0 && positions[k] <= body->length))
+          s.fail("Positions", "item " + std::to_string(k + 1) + ", x = " + std::to_string(positions[k]) +
+                                ", lies outside body '" + body->name + "' [0, " + std::to_string(body->length) + "]");
+    }
+
+    void bind_support_family(ParameterSection &s, const CaseDescription &description, const std::string &name,
+                             std::vector<SupportDescription> &members)
+    {
+      SupportDescription  support;
+      std::vector<double> positions;
+      bind_positions(s, description, support.point, positions, "the supported points");
+      if (s.reading() && description.find_body(support.point.body)->type != BodyType::beam)
+        s.fail("Body", "body '" + support.point.body + "' is not a beam: a clearance support holds a beam");
+      bind_support_stops(s, support);
+      for (std::size_t k = 0; k < positions.size(); ++k)
+        {
+          support.name    = member_name(name, k, positions.size());
+          support.point.x = positions[k];
+          members.push_back(support);
+        }
+    }
+
+    // Point forces with one time function; a random family has a seed per position.
+    void bind_load_family(ParameterSection &s, const CaseDescription &description, const std::string &name,
+                          std::vector<LoadDescription> &members)
+    {
+      LoadDescription load;
+      load.distribution = LoadDistribution::point;
+      std::vector<double> positions, seeds;
+      bind_positions(s, description, load.point, positions, "the point forces");
+      bind_load_time(s, load);
+      s.add("Seeds", seeds, io::in_range(0, std::numeric_limits<unsigned int>::max()),
+            "Random seeds, one per position (random; the same seed gives the same load); empty: every member 1.");
+      check_load_time(s, load);
+      if (!s.reading())
+        return;
+      if ((load.time == TimeDependence::random || !seeds.empty()) && seeds.size() != positions.size())
+        s.fail("Seeds", "has " + std::to_string(seeds.size()) + " values for " + std::to_string(positions.size()) +
+                          " Positions: give one seed per position");
+      for (std::size_t k = 0; k < seeds.size(); ++k)
+        if (seeds[k] != std::floor(seeds[k]))
+          s.fail("Seeds", "item " + std::to_string(k + 1) + " is not a whole number");
+      for (std::size_t k = 0; k < positions.size(); ++k)
+        {
+          load.name    = member_name(name, k, positions.size());
+          load.point.x = positions[k];
+          if (!seeds.empty())
+            load.seed = static_cast<std::uint64_t>(seeds[k]);
+          members.push_back(load);
+        }
+    }
+
+    // The members of every instance of a list family, appended after the separate sections; a
+    // member may not take a section's name (its outputs would be indistinguishable).
+    template <typename Description, typename Bind>
+    void bind_list_family(io::ParameterFile &file, const std::string &family, std::vector<Description> &items,
+                          Bind bind)
+    {
+      for (const auto &name : file.instances(family))
+        file.section(family + " " + name, [&](ParameterSection &s) {
+          std::vector<Description> members;
+          bind(s, members, name);
+          for (auto &member : members)
+            {
+              for (const auto &item : items)
+                if (item.name == member.name)
+                  s.fail("Positions", "its member '" + member.name + "' has the name of another " +
+                                        family.substr(0, family.size() - 1) + ": rename the family");
+              items.push_back(std::move(member));
+            }
+        });
     }
 
     // One family: the vector gets one element per instance the file names.
@@ -265,12 +382,20 @@ namespace vibroimpact::structure
     bind_family(file, "Element", description.elements, bind_element);
     bind_family(file, "Contact", description.contacts, bind_contact);
     bind_family(file, "Support", description.supports, bind_support);
+    bind_list_family(file, "Supports", description.supports,
+                     [&](ParameterSection &s, std::vector<SupportDescription> &members, const std::string &name) {
+                       bind_support_family(s, description, name, members);
+                     });
     bind_family(file, "Probe", description.probes,
                 [](ParameterSection &s, ProbeDescription &probe, const std::string &name) {
                   probe.name = name;
                   bind_point(s, probe.point, "the probe");
                 });
     bind_family(file, "Load", description.loads, bind_load);
+    bind_list_family(file, "Loads", description.loads,
+                     [&](ParameterSection &s, std::vector<LoadDescription> &members, const std::string &name) {
+                       bind_load_family(s, description, name, members);
+                     });
 
     file.section("Initial state", [&](ParameterSection &s) {
       InitialStateDescription &initial = description.initial_state;

@@ -58,6 +58,11 @@ namespace vibroimpact::studies
               "solver.");
         s.add("Frame interval", c.run.frame_interval, io::non_negative(),
               "Time between solution-NNNNN.vtu frames (each is also a history row); 0: no frames.");
+        s.add("Output format", c.hdf5_records, io::Choices<bool>{{"csv", false}, {"hdf5", true}},
+              "csv: history.csv, events.csv, statistics.csv and solution.pvd + .vtu frames; hdf5: one records.h5 "
+              "(groups history, events, statistics; a chunked, compressed dataset per CSV column, the same "
+              "names and doubles) and the frames as solution.h5 + solution.xdmf (one time series for ParaView), "
+              "for long records.");
       },
       time_domain);
 

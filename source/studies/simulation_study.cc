@@ -2,41 +2,66 @@
 // statistics and its files.
 #include <vibroimpact/integrators/run_bounds.h>
 #include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/hdf5_records.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/vtk_writer.h>
 #include <vibroimpact/io/write_error.h>
+#include <vibroimpact/io/xdmf_series.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/simulation_study.h>
+
+#include <chrono>
 
 namespace vibroimpact::studies
 {
   namespace
   {
-    // solution.pvd + solution-NNNNN.vtu at the samples a solver marks as frames: displacement,
-    // velocity, and the contact impulse since the previous history row on the contact points.
+    double seconds_since(const std::chrono::steady_clock::time_point start)
+    {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+
+    // solution.pvd + solution-NNNNN.vtu (or solution.xdmf + solution.h5) at the samples a solver
+    // marks as frames: displacement, velocity, and the contact impulse since the previous history
+    // row on the contact points. It keeps the time it spends, which the solver's wall time includes.
     class FrameWriter : public integrators::ResponseObserver
     {
     public:
-      FrameWriter(const std::filesystem::path &folder, const model::StructuralModel &model)
-        : series_(folder, "solution", model.geometry)
-      {}
+      FrameWriter(const std::filesystem::path &folder, const model::StructuralModel &model, const bool xdmf)
+      {
+        if (xdmf)
+          xdmf_ = std::make_unique<io::XdmfSeries>(folder, "solution", model.geometry);
+        else
+          vtk_ = std::make_unique<io::VtkSeries>(folder, "solution", model.geometry);
+      }
       void sample(const integrators::ResponseSample &s) override
       {
         if (!s.frame)
           return;
-        series_.write_frame(s.time, {{"displacement", *s.u}, {"velocity", *s.v}},
-                            {{"contact_impulse", *s.impulse}});
+        const auto start = std::chrono::steady_clock::now();
+        if (xdmf_)
+          xdmf_->write_frame(s.time, {{"displacement", *s.u}, {"velocity", *s.v}}, {{"contact_impulse", *s.impulse}});
+        else
+          vtk_->write_frame(s.time, {{"displacement", *s.u}, {"velocity", *s.v}}, {{"contact_impulse", *s.impulse}});
+        seconds += seconds_since(start);
       }
       unsigned int finish()
       {
-        series_.write_record();
-        return series_.n_frames();
+        const auto start = std::chrono::steady_clock::now();
+        if (xdmf_)
+          xdmf_->write_record();
+        else
+          vtk_->write_record();
+        seconds += seconds_since(start);
+        return xdmf_ ? xdmf_->n_frames() : vtk_->n_frames();
       }
+      double seconds = 0.0;
 
     private:
-      io::VtkSeries series_;
+      std::unique_ptr<io::VtkSeries>  vtk_;
+      std::unique_ptr<io::XdmfSeries> xdmf_;
     };
   } // namespace
 
@@ -50,6 +75,7 @@ namespace vibroimpact::studies
     setup.filename         = c.filename;
     setup.statistics_start = c.statistics_start;
     setup.psd_segment      = c.psd_segment;
+    setup.hdf5_records     = c.hdf5_records;
     integrators::check_run(*setup.solver, setup.model, setup.control, c.filename, output, !output.empty());
     if (!setup.model.supports.empty() && !(c.statistics_start < setup.control.final_time))
       throw io::InputError(c.filename, "Statistics/Start time", "must be before Simulation/Final time");
@@ -63,21 +89,38 @@ namespace vibroimpact::studies
   {
     std::unique_ptr<FrameWriter> frame_writer;
     if (!frames.empty() && setup.control.frame_interval > 0)
-      frame_writer = std::make_unique<FrameWriter>(frames, setup.model);
+      frame_writer = std::make_unique<FrameWriter>(frames, setup.model, setup.hdf5_records);
     auto history = integrators::run_to_history(*setup.solver, setup.model, setup.control, frame_writer.get(), true);
     const unsigned int n_frames = frame_writer ? frame_writer->finish() : 0;
+    const double frame_seconds = frame_writer ? frame_writer->seconds : 0.0;
     frame_writer.reset(); // before the model moves on
     SimulationResult result{std::move(setup.model), setup.control, std::move(history), {}, n_frames};
+    result.hdf5_records  = setup.hdf5_records;
+    result.frame_seconds = frame_seconds;
+    const auto start     = std::chrono::steady_clock::now();
     if (!result.model.supports.empty() && !result.interrupted())
       result.statistics =
         support_statistics(result.model, result.history, setup.statistics_start, setup.psd_segment);
+    result.statistics_seconds = seconds_since(start);
     return result;
   }
 
-  void write_simulation(const SimulationResult &result, io::OutputFolder &out)
+  double write_simulation(const SimulationResult &result, io::OutputFolder &out)
   {
-    integrators::write_history_csv(out / "history.csv", result.history);
-    integrators::write_events_csv(out / "events.csv", result.history);
+    const auto start = std::chrono::steady_clock::now();
+    if (result.hdf5_records)
+      {
+        io::Hdf5Records records(out / "records.h5");
+        integrators::write_history_hdf5(records, result.history);
+        if (!result.statistics.empty())
+          write_statistics_hdf5(records, result.statistics);
+        records.close();
+      }
+    else
+      {
+        integrators::write_history_csv(out / "history.csv", result.history);
+        integrators::write_events_csv(out / "events.csv", result.history);
+      }
     if (!result.statistics.empty())
       write_support_statistics(out.staging(), result.model, result.history, result.statistics);
     if (result.interrupted())
@@ -85,6 +128,7 @@ namespace vibroimpact::studies
                      "interrupted by signal " + std::to_string(result.history.summary.interrupt_signal) +
                        " at t = " + io::CsvWriter::format(result.history.summary.interrupted_at) + " of " +
                        io::CsvWriter::format(result.control.final_time) +
-                       ": history.csv, events.csv and the frames stop there\n");
+                       ": the records and the frames stop there\n");
+    return seconds_since(start);
   }
 } // namespace vibroimpact::studies

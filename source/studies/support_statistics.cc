@@ -1,6 +1,7 @@
 // Statistics of the clearance supports (impacts, contact time, forces, work, displacement
 // spectra) from a response history, and their CSV files and plots.
 #include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/hdf5_records.h>
 #include <vibroimpact/io/gnuplot.h>
 #include <vibroimpact/studies/support_statistics.h>
 
@@ -156,17 +157,27 @@ namespace vibroimpact::studies
 
   namespace
   {
+    const std::vector<std::string> statistics_columns{"support",   "duration",   "impacts",    "impact_rate",
+                                                      "contact_fraction", "mean_force", "rms_force", "peak_force",
+                                                      "impact_work",      "work_rate"};
+
+    // One support's numbers in the order of statistics_columns (after the name).
+    std::vector<double> statistics_row(const SupportStatistics &s)
+    {
+      return {s.duration,   double(s.impacts), s.impact_rate, s.contact_fraction, s.mean_force,
+              s.rms_force,  s.peak_force,      s.impact_work, s.work_rate};
+    }
+
     void write_statistics_table(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
     {
-      io::CsvWriter csv(folder / "statistics.csv",
-                        {"support", "duration", "impacts", "impact_rate", "contact_fraction", "mean_force",
-                         "rms_force", "peak_force", "impact_work", "work_rate"});
+      io::CsvWriter csv(folder / "statistics.csv", statistics_columns);
       for (const auto &s : statistics)
-        csv.write_cells({s.name, io::CsvWriter::format(s.duration), io::CsvWriter::format(double(s.impacts)),
-                         io::CsvWriter::format(s.impact_rate), io::CsvWriter::format(s.contact_fraction),
-                         io::CsvWriter::format(s.mean_force), io::CsvWriter::format(s.rms_force),
-                         io::CsvWriter::format(s.peak_force), io::CsvWriter::format(s.impact_work),
-                         io::CsvWriter::format(s.work_rate)});
+        {
+          std::vector<std::string> cells{s.name};
+          for (const double v : statistics_row(s))
+            cells.push_back(io::CsvWriter::format(v));
+          csv.write_cells(cells);
+        }
     }
 
     // Spectra on the first support's frequencies (all share the row spacing and segment).
@@ -283,6 +294,21 @@ namespace vibroimpact::studies
       io::run_gnuplot(folder / "force_pdf.gp", pdf.str());
     }
   } // namespace
+
+  void write_statistics_hdf5(io::Hdf5Records &file, const std::vector<SupportStatistics> &statistics)
+  {
+    std::vector<std::string> names;
+    for (const auto &s : statistics)
+      names.push_back(s.name);
+    file.write_column("statistics", statistics_columns[0], names);
+    for (std::size_t c = 1; c < statistics_columns.size(); ++c)
+      {
+        std::vector<double> column;
+        for (const auto &s : statistics)
+          column.push_back(statistics_row(s)[c - 1]);
+        file.write_column("statistics", statistics_columns[c], column);
+      }
+  }
 
   void write_support_statistics(const std::filesystem::path &folder, const model::StructuralModel &model,
                                 const integrators::ResponseHistory   &history,

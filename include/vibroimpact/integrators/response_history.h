@@ -19,6 +19,11 @@
 #include <utility>
 #include <vector>
 
+namespace vibroimpact::io
+{
+  class Hdf5Records;
+}
+
 namespace vibroimpact::integrators
 {
   using Vector = Eigen::VectorXd;
@@ -191,4 +196,8 @@ namespace vibroimpact::integrators
   void write_history_csv(const std::filesystem::path &file, const ResponseHistory &history);
   // time, contact (its name), kind, U−, U+, impulse: one row per event.
   void write_events_csv(const std::filesystem::path &file, const ResponseHistory &history);
+
+  // The same two tables as the groups /history and /events of an HDF5 file, one dataset per
+  // CSV column with the CSV's name and the same doubles (Simulation/Output format = hdf5).
+  void write_history_hdf5(io::Hdf5Records &file, const ResponseHistory &history);
 } // namespace vibroimpact::integrators

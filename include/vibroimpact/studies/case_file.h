@@ -39,6 +39,7 @@ namespace vibroimpact::studies
     // "Statistics": the record's start (the transient left out) and the Welch segment.
     double       statistics_start = 0.0;
     unsigned int psd_segment      = 0;
+    bool         hdf5_records     = false; // Simulation/Output format: records.h5 + solution.xdmf, not CSV + .pvd
 
     ConvergenceSettings        convergence;
     SweepSettings              sweep;

@@ -34,6 +34,7 @@ namespace vibroimpact::studies
     double                                     statistics_start = 0; // Statistics/Start time
     unsigned int                               psd_segment      = 0; // Statistics/PSD segment
     std::vector<std::string>                   warnings;             // the model's conditioning
+    bool hdf5_records = false; // Simulation/Output format = hdf5: records.h5 and solution.xdmf
   };
 
   struct SimulationResult
@@ -43,6 +44,9 @@ namespace vibroimpact::studies
     integrators::ResponseHistory             history;    // rows, events and summary
     std::vector<SupportStatistics>           statistics; // clearance supports (none after a signal)
     unsigned int                             n_frames = 0; // VTK frames written
+    bool                                     hdf5_records = false;
+    // Where the time went (the solver's wall time includes the frames it handed over).
+    double frame_seconds = 0, statistics_seconds = 0;
 
     bool interrupted() const { return history.summary.interrupt_signal != 0; }
   };
@@ -53,7 +57,8 @@ namespace vibroimpact::studies
   // Runs to the final time; a signal ends it early with the history so far (interrupted()).
   // frames: the folder of solution.pvd and its frames at Simulation/Frame interval (empty: none).
   SimulationResult run_simulation(SimulationSetup setup, const std::filesystem::path &frames = {});
-  // history.csv, events.csv; with clearance supports statistics.csv and the files and plots of
-  // write_support_statistics; after a signal, INTERRUPTED.
-  void write_simulation(const SimulationResult &result, io::OutputFolder &out);
+  // history.csv, events.csv (or records.h5 with the statistics); with clearance supports
+  // statistics.csv and the files and plots of write_support_statistics; after a signal,
+  // INTERRUPTED. Returns the seconds it took.
+  double write_simulation(const SimulationResult &result, io::OutputFolder &out);
 } // namespace vibroimpact::studies

@@ -60,4 +60,7 @@ namespace vibroimpact::studies
   void write_support_statistics(const std::filesystem::path &folder, const model::StructuralModel &model,
                                 const integrators::ResponseHistory   &history,
                                 const std::vector<SupportStatistics> &statistics, bool plots = true);
+
+  // statistics.csv's table as the group /statistics of an HDF5 file (its columns as datasets).
+  void write_statistics_hdf5(io::Hdf5Records &file, const std::vector<SupportStatistics> &statistics);
 } // namespace vibroimpact::studies

@@ -1,0 +1,124 @@
+// HDF5 tables through the library's C API (the parallel build deal.II links; used serially).
+#include <vibroimpact/io/hdf5_records.h>
+#include <vibroimpact/io/write_error.h>
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cerrno>
+
+namespace vibroimpact::io
+{
+  namespace
+  {
+    // 64 k values a chunk: large enough to compress well, small enough that reading one
+    // stretch of a long record touches little else.
+    constexpr hsize_t chunk_values = 1 << 16;
+
+    void check(const bool ok, const std::filesystem::path &file)
+    {
+      if (!ok)
+        throw WriteError(file, errno);
+    }
+
+    // The group `path` ("history", "frames/00012"), made with its parents if new.
+    hid_t open_group(const hid_t file, const std::string &path)
+    {
+      if (H5Lexists(file, path.c_str(), H5P_DEFAULT) > 0)
+        return H5Gopen2(file, path.c_str(), H5P_DEFAULT);
+      const hid_t links = H5Pcreate(H5P_LINK_CREATE);
+      H5Pset_create_intermediate_group(links, 1);
+      const hid_t group = H5Gcreate2(file, path.c_str(), links, H5P_DEFAULT, H5P_DEFAULT);
+      H5Pclose(links);
+      return group;
+    }
+  } // namespace
+
+  Hdf5Records::Hdf5Records(const std::filesystem::path &file)
+    : file_(file)
+  {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); // failures are reported as WriteError, not printed
+    file_id_ = H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    check(file_id_ >= 0, file_);
+  }
+
+  Hdf5Records::~Hdf5Records()
+  {
+    if (file_id_ >= 0 && H5Fclose(file_id_) < 0)
+      note_write_failure(file_, errno);
+  }
+
+  // Chunked, shuffled (bytes of equal significance together, which doubles deflate's gain on
+  // floating-point data) and deflated at a fast level; small frame arrays stay contiguous.
+  void Hdf5Records::write(const std::string &group_name, const std::string &name, const long long type,
+                          const void *data, const std::size_t n_rows, const std::size_t n_columns, const bool compress)
+  {
+    const hsize_t dims[2] = {n_rows, n_columns};
+    const int     rank    = n_columns == 1 ? 1 : 2;
+    const hid_t   space   = H5Screate_simple(rank, dims, nullptr);
+    const hid_t   layout  = H5Pcreate(H5P_DATASET_CREATE);
+    if (compress && n_rows > 0)
+      {
+        const hsize_t chunk[2] = {std::clamp<hsize_t>(chunk_values / n_columns, 1, n_rows), n_columns};
+        H5Pset_chunk(layout, rank, chunk);
+        H5Pset_shuffle(layout);
+        H5Pset_deflate(layout, 4);
+      }
+    const hid_t group = open_group(file_id_, group_name);
+    const hid_t set   = group >= 0 ? H5Dcreate2(group, name.c_str(), type, space, H5P_DEFAULT, layout, H5P_DEFAULT) : -1;
+    const bool  written = set >= 0 && (n_rows == 0 || H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0);
+    if (set >= 0)
+      H5Dclose(set);
+    if (group >= 0)
+      H5Gclose(group);
+    H5Pclose(layout);
+    H5Sclose(space);
+    check(written, file_);
+  }
+
+  void Hdf5Records::write_column(const std::string &group, const std::string &name, const std::vector<double> &values)
+  {
+    write(group, name, H5T_NATIVE_DOUBLE, values.data(), values.size(), 1, true);
+  }
+
+  void Hdf5Records::write_matrix(const std::string &group, const std::string &name, const std::vector<double> &values,
+                                 const std::size_t n_columns, const bool compress)
+  {
+    write(group, name, H5T_NATIVE_DOUBLE, values.data(), values.size() / n_columns, n_columns, compress);
+  }
+
+  void Hdf5Records::write_matrix(const std::string &group, const std::string &name,
+                                 const std::vector<unsigned int> &values, const std::size_t n_columns)
+  {
+    write(group, name, H5T_NATIVE_UINT, values.data(), values.size() / n_columns, n_columns, false);
+  }
+
+  void Hdf5Records::write_column(const std::string &group, const std::string &name,
+                                 const std::vector<std::string> &values)
+  {
+    std::vector<const char *> text;
+    for (const auto &v : values)
+      text.push_back(v.c_str());
+    const hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    try
+      {
+        write(group, name, type, text.data(), text.size(), 1, true);
+      }
+    catch (...)
+      {
+        H5Tclose(type);
+        throw;
+      }
+    H5Tclose(type);
+  }
+
+  void Hdf5Records::close()
+  {
+    const bool flushed = H5Fflush(file_id_, H5F_SCOPE_GLOBAL) >= 0;
+    const bool closed  = H5Fclose(file_id_) >= 0;
+    file_id_           = -1;
+    check(flushed && closed, file_);
+  }
+} // namespace vibroimpact::io
