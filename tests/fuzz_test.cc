@@ -15,7 +15,7 @@
 
 #include <gtest/gtest.h>
 
-#include "case_file.h"
+#include <vibroimpact/studies/case_file.h>
 
 #include <algorithm>
 #include <chrono>
@@ -101,7 +101,7 @@ namespace
     Result result;
     try
       {
-        const app::CaseFile c     = app::read_case_file(file, overrides);
+        const studies::CaseFile c     = studies::read_case_file(file, overrides);
         const auto          model = structure::build_model(c.description);
         auto                control = c.run;
         control.frame_interval      = 0;
@@ -147,7 +147,7 @@ namespace
   // cases take seconds; the mutation of Final time itself keeps its value.
   std::vector<std::string> shortened(const std::string &file)
   {
-    const app::CaseFile c = app::read_case_file(file);
+    const studies::CaseFile c = studies::read_case_file(file);
     const auto          h = c.solver().time_step();
     std::ostringstream  final_time;
     final_time.precision(17);
@@ -292,7 +292,7 @@ TEST(Fuzz, EveryKeyAndSubsectionMisspeltIsRejected)
           ++n;
           try
             {
-              app::read_case_file(copy.string(), shortened(file));
+              studies::read_case_file(copy.string(), shortened(file));
               ADD_FAILURE() << file << ":" << k + 1 << " misspelt as '" << mutated[k] << "' was accepted";
             }
           catch (const io::InputError &e)

@@ -109,9 +109,9 @@ TEST(CaseFiles, EveryExampleParsesAndItsOverridesApply)
 // entry is read.
 TEST(CaseFiles, EveryParameterReadIsDocumentedAndTheReverse)
 {
-  auto documentation = io::ParameterFile::documentation(app::case_file_families());
-  app::CaseFile documented_case;
-  app::bind_case_file(documentation, documented_case);
+  auto documentation = io::ParameterFile::documentation(studies::case_file_families());
+  studies::CaseFile documented_case;
+  studies::bind_case_file(documentation, documented_case);
   const std::set<std::string> documented(documentation.declared_entries().begin(),
                                          documentation.declared_entries().end());
   for (const auto &entry : fs::directory_iterator(std::string(VIBROIMPACT_SOURCE_DIR) + "/examples"))
@@ -120,16 +120,16 @@ TEST(CaseFiles, EveryParameterReadIsDocumentedAndTheReverse)
       if (!fs::exists(path))
         continue;
       SCOPED_TRACE(path.string());
-      io::ParameterFile file(path.string(), app::case_file_families());
-      app::CaseFile     c;
-      app::bind_case_file(file, c);
+      io::ParameterFile file(path.string(), studies::case_file_families());
+      studies::CaseFile     c;
+      studies::bind_case_file(file, c);
       file.parse();
-      app::bind_case_file(file, c);
+      studies::bind_case_file(file, c);
       EXPECT_EQ(file.declared_entries(), file.read_entries());
       for (std::string read : file.read_entries())
         {
           // "Body beam/Length" is documented as "Body <name>/Length".
-          for (const auto &family : app::case_file_families())
+          for (const auto &family : studies::case_file_families())
             if (read.rfind(family + " ", 0) == 0)
               read = family + " <name>" + read.substr(read.find('/'));
           EXPECT_TRUE(documented.count(read)) << read << " is read but not documented";

@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "case_file.h"
+#include <vibroimpact/studies/case_file.h>
 #include "verbs.h"
 
 #include <cmath>
@@ -235,7 +235,7 @@ end
 TEST_F(NewSolver, IsListedWithItsParameters)
 {
   std::ostringstream out;
-  app::print_parameters(out, "simulate");
+  studies::print_parameters(out, "simulate");
   EXPECT_NE(out.str().find("modal-superposition [subsection Modal superposition]"), std::string::npos);
   EXPECT_NE(out.str().find("subsection Modal superposition"), std::string::npos);
 }
@@ -246,7 +246,7 @@ TEST_F(NewSolver, SimulateMatchesTheClosedFormOfTheFirstMode)
   // (1.03e-6 above π² at 16 elements, the h⁴ error of the Hermite element).
   options_.overrides = {"Load F/Amplitude=0"};
   ASSERT_EQ(app::run_simulate(options_), 0);
-  const auto c  = app::read_case_file(options_.case_file, options_.overrides);
+  const auto c  = studies::read_case_file(options_.case_file, options_.overrides);
   const double w1 = integrators::ModalProjection(structure::build_model(c.description), 1, {}).omegas()[0];
   EXPECT_NEAR(w1, M_PI * M_PI, 2e-6 * M_PI * M_PI);
   const auto t = column(dir_ / "out/history.csv", "time");
@@ -295,7 +295,7 @@ TEST_F(NewSolver, SweepSamplesTheForcedResponse)
   ASSERT_EQ(app::run_sweep(options_, argc, argv), 0);
   // From rest under F sin Ωt, at t = kT (T = 2π/Ω) only the homogeneous part remains:
   // u = Σ_j φ_j(mid) f_j/(ω_j² − Ω²) (−Ω/ω_j) sin(ω_j kT), f_j = φ_jᵀ s, the 4 FE modes.
-  const auto c     = app::read_case_file(options_.case_file, options_.overrides);
+  const auto c     = studies::read_case_file(options_.case_file, options_.overrides);
   const auto model = structure::build_model(c.description);
   const integrators::ModalProjection P(model, 4, {});
   const Eigen::VectorXd f = P.shapes().transpose() * model.loads.front().spatial;

@@ -5,11 +5,13 @@
 #include <vibroimpact/structure/case_parameters.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/modal_convergence.h>
+#include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/parameter_sweep.h>
+#include <vibroimpact/studies/result_serialization.h>
+
+#include <deal.II/base/utilities.h>
 
 #include <gtest/gtest.h>
-
-#include "case_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,7 +35,7 @@ namespace
   // An example's case read as the `sweep` verb reads it, with overrides.
   studies::ParameterSweep load_sweep(const std::string &name, const std::vector<std::string> &overrides)
   {
-    const auto c     = app::read_case_file(example(name), overrides);
+    const auto c     = studies::read_case_file(example(name), overrides);
     const auto model = structure::build_model(c.description);
     c.solver().check(model, c.run, c.filename); // as the verb does
     return studies::ParameterSweep(model, c.sweep, c.solver());
@@ -92,11 +94,13 @@ TEST(ParameterSweep, SharesOfTwoAndThreeRanksMergeToTheSerialRun)
   EXPECT_EQ(two[3].rank, 1u);
   EXPECT_EQ(two[4].rank, 0u);
 
-  // Three ranks, shares gathered in another order, through the MPI transport format.
+  // Three ranks, shares gathered in another order, through the MPI transport (the Boost archive
+  // that deal.II's Utilities::MPI::gather sends).
+  const auto transported = [](const std::vector<studies::SweepValueResult> &share) {
+    return dealii::Utilities::unpack<std::vector<studies::SweepValueResult>>(dealii::Utilities::pack(share));
+  };
   const auto three = studies::merge_shares(
-    {studies::unpack_results(studies::pack_results(sweep.run_share(2, 3))),
-     studies::unpack_results(studies::pack_results(sweep.run_share(0, 3))),
-     studies::unpack_results(studies::pack_results(sweep.run_share(1, 3)))});
+    {transported(sweep.run_share(2, 3)), transported(sweep.run_share(0, 3)), transported(sweep.run_share(1, 3))});
   expect_identical(serial, three);
 
   // The written Poincaré tables are the same text.

@@ -84,9 +84,9 @@ TEST(PeriodicShooting, FreeFlightClosedFormsAgreeWithTheDenseExponentials)
     {
       EXPECT_EQ(a.events[k].kind, b.events[k].kind);
       EXPECT_NEAR(a.events[k].time, b.events[k].time, 1e-10 * T);
-      impact |= a.events[k].kind == periodic::OrbitEvent::Kind::impact;
-      sticking |= a.events[k].kind == periodic::OrbitEvent::Kind::sticking_start;
-      release |= a.events[k].kind == periodic::OrbitEvent::Kind::separation;
+      impact |= a.events[k].kind == periodic::ContactEvent::Kind::impact;
+      sticking |= a.events[k].kind == periodic::ContactEvent::Kind::sticking_start;
+      release |= a.events[k].kind == periodic::ContactEvent::Kind::separation;
     }
   std::string kinds;
   for (const auto &e : a.events)
@@ -311,9 +311,9 @@ TEST(PeriodicShooting, StickingOrbitOfTheTwoDofChainUnderTheEnergyCorrection)
   double       stick = -1, release = -1;
   for (const auto &e : result.events)
     {
-      if (e.kind == periodic::OrbitEvent::Kind::sticking_start)
+      if (e.kind == periodic::ContactEvent::Kind::sticking_start)
         stick = e.time;
-      if (e.kind == periodic::OrbitEvent::Kind::separation && stick >= 0)
+      if (e.kind == periodic::ContactEvent::Kind::separation && stick >= 0)
         release = e.time;
     }
   ASSERT_GE(stick, 0);

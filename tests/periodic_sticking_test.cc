@@ -66,9 +66,9 @@ TEST(PeriodicSticking, FiniteElementRodReturnsTowardTheContinuumOrbit)
       double first_impact = -1, release = -1;
       for (const auto &e : result.events)
         {
-          if (e.kind == periodic::OrbitEvent::Kind::impact && first_impact < 0)
+          if (e.kind == periodic::ContactEvent::Kind::impact && first_impact < 0)
             first_impact = e.time;
-          if (e.kind == periodic::OrbitEvent::Kind::separation)
+          if (e.kind == periodic::ContactEvent::Kind::separation)
             release = e.time;
         }
       const double a_over_c = exact.period - 2 * rod.length / rod.wave_speed;
@@ -255,9 +255,9 @@ TEST(PeriodicSticking, MasslessContactNodeConservesEnergyAndHasTheExactJacobian)
   unsigned int       closings = 0, openings = 0;
   for (const auto &e : result.events)
     {
-      EXPECT_NE(e.kind, periodic::OrbitEvent::Kind::impact);
-      closings += e.kind == periodic::OrbitEvent::Kind::sticking_start;
-      openings += e.kind == periodic::OrbitEvent::Kind::separation;
+      EXPECT_NE(e.kind, periodic::ContactEvent::Kind::impact);
+      closings += e.kind == periodic::ContactEvent::Kind::sticking_start;
+      openings += e.kind == periodic::ContactEvent::Kind::separation;
     }
   EXPECT_GE(closings, 1u);
   EXPECT_EQ(closings, openings);
@@ -343,8 +343,8 @@ TEST(PeriodicSticking, MasslessRodResponseConvergesToTheContinuumOrbit)
       const Vector      x0     = uniform_strain_at_rest(fe.flow, energy);
       const auto        result = fe.flow.flow(x0, exact.period, 0.0, false);
       ASSERT_EQ(result.events.size(), 2u) << elements << " elements";
-      EXPECT_EQ(result.events[0].kind, periodic::OrbitEvent::Kind::sticking_start);
-      EXPECT_EQ(result.events[1].kind, periodic::OrbitEvent::Kind::separation);
+      EXPECT_EQ(result.events[0].kind, periodic::ContactEvent::Kind::sticking_start);
+      EXPECT_EQ(result.events[1].kind, periodic::ContactEvent::Kind::separation);
       closing_errors.push_back(std::abs(result.events[0].time - closing));
       opening_errors.push_back(std::abs(result.events[1].time - opening));
       const auto  &projection = fe.flow.projection();

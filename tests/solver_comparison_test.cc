@@ -21,7 +21,7 @@ TEST(SolverComparison, MoreauJeanImpactsConvergeToTheModalReference)
   const std::vector<std::string> overrides{"Simulation/Final time=0.6", "Simulation/Frame interval=0",
                                            "Simulation/Output interval=1e-3", "Moreau-Jean/Time step=2e-4"};
   const auto c = test_cases::load_case(test_cases::example("pinned_beam_obstacle"), overrides);
-  const auto reference_case = app::read_run(c, c.find_run("modal_all", "test"));
+  const auto reference_case = studies::read_run(c, c.find_run("modal_all", "test"));
   const auto model          = structure::build_model(c.description);
   ASSERT_EQ(reference_case.solver().number_of_modes(), 0u); // every mode: the same semi-discrete problem
   const auto reference = integrators::run_to_history(reference_case.solver(), model, reference_case.run);

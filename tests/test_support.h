@@ -4,7 +4,7 @@
 #include <vibroimpact/integrators/moreau_jean.h>
 #include <vibroimpact/structure/case_description.h>
 
-#include "case_file.h"
+#include <vibroimpact/studies/case_file.h>
 
 #include <string>
 #include <vector>
@@ -12,16 +12,16 @@
 namespace vibroimpact::test_cases
 {
   // A case file read as the program reads it (all sections declared), with overrides.
-  using LoadedCase = app::CaseFile;
+  using LoadedCase = studies::CaseFile;
   inline LoadedCase load_case(const std::string &path, const std::vector<std::string> &overrides = {})
   {
-    return app::read_case_file(path, overrides);
+    return studies::read_case_file(path, overrides);
   }
 
   // The Moreau–Jean settings a case file gives (its "Moreau-Jean" subsection).
   inline const integrators::MoreauJeanSettings &moreau_jean(const LoadedCase &c)
   {
-    return dynamic_cast<const integrators::MoreauJeanSolver &>(c.solver("moreau-jean")).settings();
+    return *integrators::settings_of<integrators::MoreauJeanSettings>(c.solver("moreau-jean"));
   }
 
   // An example's case file, from the source tree.

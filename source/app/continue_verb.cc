@@ -1,17 +1,15 @@
 // `vibroimpact continue case.prm`: families of periodic orbits (subsection Continuation), written
 // as branch.csv, a frequency–energy plot (fep.png) and, for chosen points, the orbit over one
 // period (orbit_<family>_<point>.csv and .pvd).
-#include <vibroimpact/integrators/moreau_jean.h>
+#include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/output_folder.h>
-#include <vibroimpact/periodic/flow_map_registry.h>
-#include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/continuation_study.h>
 
 #include <deal.II/base/mpi.h>
 
-#include "case_file.h"
+#include "rank_zero.h"
 #include "verbs.h"
 
 #include <cstdio>
@@ -22,71 +20,6 @@ namespace vibroimpact::app
 {
   namespace
   {
-    // The map Continuation/Flow map names (periodic/flow_map_registry.h); every map with impacts
-    // shares the Moreau-Jean subsection's energy correction.
-    std::unique_ptr<periodic::PeriodicFlowMap> make_flow(const CaseFile &c, const model::StructuralModel &model)
-    {
-      const auto &mj = dynamic_cast<const integrators::MoreauJeanSolver &>(c.solver("moreau-jean")).settings();
-      return periodic::make_flow_map({model, c.continuation, mj});
-    }
-
-    // Every rank reads the same file and fails the same way: only rank 0 reports.
-    struct ContinuationCaseRead
-    {
-      std::unique_ptr<CaseFile>                  c;
-      std::unique_ptr<model::StructuralModel>    model;
-      std::unique_ptr<periodic::PeriodicFlowMap> flow;
-      std::string                                destination;
-      int                                        exit_code = 0; // non-root ranks: the error's code
-    };
-
-    ContinuationCaseRead read_continuation_case(const CommonOptions &options, const bool root)
-    {
-      ContinuationCaseRead r;
-      try
-        {
-          r.c     = std::make_unique<CaseFile>(read_case_file(options.case_file, options.overrides));
-          r.model = std::make_unique<model::StructuralModel>(structure::build_model(r.c->description));
-          periodic::check_continuation(r.c->continuation, *r.model);
-          r.flow        = make_flow(*r.c, *r.model);
-          r.destination = output_directory(options, r.c->description);
-        }
-      catch (const io::InputError &)
-        {
-          if (root)
-            throw;
-          r.exit_code = io::exit_bad_input;
-        }
-      catch (const std::exception &)
-        {
-          if (root)
-            throw;
-          r.exit_code = io::exit_numerical_failure;
-        }
-      return r;
-    }
-
-    // Rank 0's folder, checked and locked before computing; every rank learns whether it failed.
-    std::unique_ptr<io::OutputFolder> open_output(const std::string &destination, const bool root,
-                                                  const MPI_Comm comm, bool &failed)
-    {
-      std::string                       error;
-      std::unique_ptr<io::OutputFolder> out;
-      if (root)
-        try
-          {
-            out = std::make_unique<io::OutputFolder>(destination, "continue");
-          }
-        catch (const io::InputError &e)
-          {
-            error = e.what();
-          }
-      failed = dealii::Utilities::MPI::max(error.empty() ? 0u : 1u, comm) > 0;
-      if (failed && root)
-        std::cerr << "vibroimpact: error: " << error << "\n";
-      return out;
-    }
-
     void report_branches(const studies::ContinuationResult &result, const periodic::PeriodicFlowMap &flow,
                          const model::StructuralModel &m, const unsigned int n_ranks, const bool quiet)
     {
@@ -133,16 +66,23 @@ namespace vibroimpact::app
     const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
     const bool         root    = dealii::Utilities::MPI::this_mpi_process(comm) == 0;
 
-    auto read = read_continuation_case(options, root);
-    if (read.exit_code != 0)
-      return read.exit_code;
+    studies::ContinuationSetup setup;
+    std::string                destination;
+    if (const int code = read_on_every_rank(root,
+                                            [&] {
+                                              const auto c = studies::read_case_file(options.case_file, options.overrides);
+                                              setup        = studies::prepare_continuation(c);
+                                              destination  = output_directory(options, c.description);
+                                            });
+        code != io::exit_success)
+      return code;
     bool       no_folder = false;
-    const auto out       = open_output(read.destination, root, comm, no_folder);
+    const auto out       = open_root_output(destination, "continue", comm, no_folder);
     if (no_folder)
       return io::exit_bad_input;
 
-    const auto &cc     = read.c->continuation;
-    const auto  result = studies::run_continuation(cc, *read.flow, comm, options.quiet);
+    auto      &[cc, model, flow] = setup;
+    const auto result            = studies::run_continuation(cc, *flow, comm, options.quiet);
     if (!root)
       return io::exit_success;
     if (!result.any_orbit())
@@ -154,9 +94,9 @@ namespace vibroimpact::app
         std::fprintf(stderr, "vibroimpact: error: no periodic orbit converged (nothing written)\n");
         return io::exit_numerical_failure;
       }
-    studies::write_continuation(result, cc, *read.flow, *read.model, *out);
+    studies::write_continuation(result, cc, *flow, *model, *out);
     out->commit(result.interrupt_signal != 0);
-    report_branches(result, *read.flow, *read.model, n_ranks, options.quiet);
+    report_branches(result, *flow, *model, n_ranks, options.quiet);
     return result.interrupt_signal != 0 ? 128 + result.interrupt_signal : io::exit_success;
   }
 } // namespace vibroimpact::app

@@ -1,3 +1,5 @@
+// The LCP solver (see contact/lcp_solver.h): Siconos numerics' Lemke and PGS/NSGS drivers behind
+// one call, with the algorithm names of the case file.
 #include <vibroimpact/contact/lcp_solver.h>
 
 #include <LCP_Solvers.h>

@@ -1,3 +1,5 @@
+// Event location for the modal solvers (see integrators/event_locator.h): dense output sampled per
+// ODE step, sign changes bracketed and refined by TOMS 748.
 #include <vibroimpact/integrators/event_locator.h>
 
 #include <boost/math/tools/roots.hpp>

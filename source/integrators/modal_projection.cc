@@ -1,3 +1,5 @@
+// The model in its first N mass-normalised modes (see integrators/modal_projection.h): Ω, the
+// contact and probe rows in modal coordinates, the modal loads and initial state.
 #include <vibroimpact/integrators/modal_projection.h>
 #include <vibroimpact/model/modal_analysis.h>
 

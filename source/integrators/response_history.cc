@@ -1,3 +1,5 @@
+// The one response history of every solver (see integrators/response_history.h): rows, events,
+// sticking phases, the summary and the writers of history.csv and events.csv.
 #include <vibroimpact/integrators/response_history.h>
 #include <vibroimpact/io/csv_writer.h>
 

@@ -1,3 +1,5 @@
+// The solver interface's shared parts (see integrators/solver.h): the registry, run_to_history
+// with its checks of every sample, and the load-bandwidth check.
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/interrupt.h>

@@ -1,3 +1,4 @@
+// One-line bad-input errors (see io/input_error.h): "file[:line]: Section/Entry: reason".
 #include <vibroimpact/io/input_error.h>
 
 namespace vibroimpact::io

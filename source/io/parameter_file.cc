@@ -1,3 +1,5 @@
+// Case files read through deal.II's ParameterHandler (see io/parameter_file.h): families of named
+// subsections scanned first, overrides applied after, every failure one line.
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/io/parameter_section.h>

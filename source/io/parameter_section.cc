@@ -1,3 +1,5 @@
+// One binding per section (see io/parameter_section.h): an entry declared with its member's value
+// as default before parsing, read back and checked after.
 #include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/io/parameter_section.h>
 

@@ -1,3 +1,4 @@
+// The terminal progress bar (see io/progress_bar.h): drawn only on a terminal and without -q.
 #include <vibroimpact/io/progress_bar.h>
 
 #include <unistd.h>

@@ -1,3 +1,5 @@
+// Natural frequencies and modes of a model (see model/modal_analysis.h): a dense generalised
+// eigensolve (Eigen) for small models, ARPACK shift-invert for large ones; unit-peak shapes.
 #include <vibroimpact/model/modal_analysis.h>
 
 #include <deal.II/lac/arpack_solver.h>

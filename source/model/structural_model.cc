@@ -1,3 +1,5 @@
+// The seam every solver reads (see model/structural_model.h): load time functions, the load and
+// damping force at a time, the kinetic and potential energies.
 #include <vibroimpact/model/structural_model.h>
 
 #include <algorithm>

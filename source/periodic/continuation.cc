@@ -294,8 +294,8 @@ namespace vibroimpact::periodic
         p.newton_iterations = counter ? counter->iterations : 0;
         for (const auto &event : result.events)
           {
-            p.impacts += event.kind == OrbitEvent::Kind::impact ? 1 : 0;
-            p.sticking_phases += event.kind == OrbitEvent::Kind::sticking_start ? 1 : 0;
+            p.impacts += event.kind == ContactEvent::Kind::impact ? 1 : 0;
+            p.sticking_phases += event.kind == ContactEvent::Kind::sticking_start ? 1 : 0;
           }
         p.min_gap             = result.min_gap;
         p.min_impact_velocity = result.min_impact_velocity;

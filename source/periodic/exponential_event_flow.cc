@@ -404,14 +404,14 @@ namespace vibroimpact::periodic
             // the saltation matrix is I.
             closed[i] = !step.release;
             result.events.push_back(
-              {step.release ? OrbitEvent::Kind::separation : OrbitEvent::Kind::sticking_start, t, i, 0.0});
+              {step.release ? ContactEvent::Kind::separation : ContactEvent::Kind::sticking_start, t, i, 0.0});
             return;
           }
         if (step.release)
           {
             // λ = 0 at the release: both vector fields agree there, so the saltation matrix is I.
             closed[i] = false;
-            result.events.push_back({OrbitEvent::Kind::separation, t, i, 0.0});
+            result.events.push_back({ContactEvent::Kind::separation, t, i, 0.0});
             return;
           }
         impact(i, step.mode);
@@ -428,7 +428,7 @@ namespace vibroimpact::periodic
         last_impact[i]       = t;
         Vector z_plus        = z;
         z_plus.segment(m, m) -= (1.0 + e) * U_minus / b.squaredNorm() * b;
-        result.events.push_back({OrbitEvent::Kind::impact, t, i, U_minus});
+        result.events.push_back({ContactEvent::Kind::impact, t, i, U_minus});
         result.min_impact_velocity = std::min(result.min_impact_velocity, std::abs(U_minus));
         ClosedSet next = closed;
         // Brought to rest (or rebounding slower than the chatter threshold) and pressed: it sticks.
@@ -436,7 +436,7 @@ namespace vibroimpact::periodic
           {
             z_plus.segment(m, m) = z.segment(m, m) - U_minus / b.squaredNorm() * b;
             next[i]              = true;
-            result.events.push_back({OrbitEvent::Kind::sticking_start, t, i, 0.0});
+            result.events.push_back({ContactEvent::Kind::sticking_start, t, i, 0.0});
           }
         // ∂v+/∂v− of the impact law, then of the energy correction.
         const double e_used = next[i] ? 0.0 : e;

@@ -254,7 +254,7 @@ namespace vibroimpact::periodic
     try
       {
         for (const auto &event : I.run(start, time, 0.0, false, nullptr).events)
-          if (event.kind == OrbitEvent::Kind::impact)
+          if (event.kind == ContactEvent::Kind::impact)
             impacts.push_back(event.time);
       }
     catch (const std::runtime_error &)

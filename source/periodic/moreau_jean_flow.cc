@@ -138,17 +138,17 @@ namespace vibroimpact::periodic
             {
               if (episode[i] == 0)
                 {
-                  result.events.push_back({OrbitEvent::Kind::impact, t, unsigned(i), report.velocity_before[i]});
+                  result.events.push_back({ContactEvent::Kind::impact, t, unsigned(i), report.velocity_before[i]});
                   result.min_impact_velocity = std::min(result.min_impact_velocity, std::abs(report.velocity_before[i]));
                 }
               else if (episode[i] == 1)
-                result.events.push_back({OrbitEvent::Kind::sticking_start, t, unsigned(i), 0.0});
+                result.events.push_back({ContactEvent::Kind::sticking_start, t, unsigned(i), 0.0});
               ++episode[i];
             }
           else
             {
               if (episode[i] > 1)
-                result.events.push_back({OrbitEvent::Kind::separation, t, unsigned(i), 0.0});
+                result.events.push_back({ContactEvent::Kind::separation, t, unsigned(i), 0.0});
               episode[i] = 0;
             }
         }

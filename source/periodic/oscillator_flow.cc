@@ -248,7 +248,7 @@ namespace vibroimpact::periodic
           throw std::runtime_error("more than " + std::to_string(flow.settings.max_events) +
                                    " contact switches in one period");
         closed[i] = !closed[i];
-        result.events.push_back({closed[i] ? OrbitEvent::Kind::sticking_start : OrbitEvent::Kind::separation, t, i, 0.0});
+        result.events.push_back({closed[i] ? ContactEvent::Kind::sticking_start : ContactEvent::Kind::separation, t, i, 0.0});
       }
 
       FlowResult finish()

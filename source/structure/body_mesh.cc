@@ -1,3 +1,5 @@
+// The one place that builds deal.II meshes of a body (uniform or read from a .msh, refined),
+// flattened into an element table.
 #include <vibroimpact/io/input_error.h>
 
 #include <deal.II/dofs/dof_handler.h>

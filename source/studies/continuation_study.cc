@@ -1,5 +1,6 @@
 // The continuation study (see the header): families traced on MPI ranks, gathered through
 // deal.II's serialising collectives, and written as branch.csv, orbits and a frequency–energy plot.
+#include <vibroimpact/integrators/moreau_jean_settings.h>
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/gnuplot.h>
@@ -10,6 +11,9 @@
 #include <vibroimpact/io/vtk_writer.h>
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/model/structural_model.h>
+#include <vibroimpact/periodic/flow_map_registry.h>
+#include <vibroimpact/structure/model_builder.h>
+#include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/continuation_study.h>
 
 #include <deal.II/base/mpi.h>
@@ -21,6 +25,7 @@
 #include <chrono>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 // Branches cross MPI ranks through Utilities::MPI::gather, which serialises with Boost.
 namespace boost::serialization
@@ -183,6 +188,20 @@ namespace vibroimpact::studies
     }
 
   } // namespace
+
+  ContinuationSetup prepare_continuation(const CaseFile &c)
+  {
+    ContinuationSetup setup;
+    setup.continuation = c.continuation;
+    setup.model        = std::make_unique<model::StructuralModel>(structure::build_model(c.description));
+    periodic::check_continuation(setup.continuation, *setup.model);
+    // Every map with impacts shares the Moreau-Jean subsection's energy correction.
+    const auto *time_stepping = integrators::settings_of<integrators::MoreauJeanSettings>(c.solver("moreau-jean"));
+    if (!time_stepping)
+      throw std::logic_error("the solver registered as moreau-jean has no Moreau-Jean settings");
+    setup.flow = periodic::make_flow_map({*setup.model, setup.continuation, *time_stepping});
+    return setup;
+  }
 
   bool ContinuationResult::any_orbit() const
   {

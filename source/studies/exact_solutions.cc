@@ -1,3 +1,5 @@
+// Closed-form natural frequencies the convergence studies measure against (see
+// studies/exact_solutions.h).
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/studies/exact_solutions.h>
 

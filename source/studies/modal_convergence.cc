@@ -1,3 +1,5 @@
+// Mesh convergence of natural frequencies (see studies/modal_convergence.h): bisected meshes,
+// relative errors, observed rates in a deal.II ConvergenceTable.
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/structure/model_builder.h>

@@ -402,66 +402,6 @@ namespace vibroimpact::studies
     return all;
   }
 
-  std::vector<double> pack_results(const std::vector<SweepValueResult> &results)
-  {
-    std::vector<double> d{double(results.size())};
-    for (const auto &r : results)
-      {
-        d.insert(d.end(), {double(r.index), r.value, r.omega, r.wall_time, r.cpu_time, double(r.impacts),
-                           r.sticking_fraction, double(r.rank), double(r.points.size())});
-        for (const auto &p : r.points)
-          d.insert(d.end(), {double(p.period), p.time, p.u, p.v, p.gap, p.stuck ? 1.0 : 0.0});
-        d.push_back(double(r.impact_points.size()));
-        for (const auto &e : r.impact_points)
-          d.insert(d.end(), {e.time, e.phase, double(e.contact), e.velocity, e.sticks ? 1.0 : 0.0});
-      }
-    return d;
-  }
-
-  std::vector<SweepValueResult> unpack_results(const std::vector<double> &d)
-  {
-    std::size_t at   = 0;
-    const auto  next = [&]() {
-      if (at >= d.size())
-        throw std::invalid_argument("sweep: truncated result data");
-      return d[at++];
-    };
-    std::vector<SweepValueResult> results(static_cast<std::size_t>(next()));
-    for (auto &r : results)
-      {
-        r.index             = static_cast<unsigned int>(next());
-        r.value             = next();
-        r.omega             = next();
-        r.wall_time         = next();
-        r.cpu_time          = next();
-        r.impacts           = static_cast<unsigned long>(next());
-        r.sticking_fraction = next();
-        r.rank              = static_cast<unsigned int>(next());
-        r.points.resize(static_cast<std::size_t>(next()));
-        for (auto &p : r.points)
-          {
-            p.period = static_cast<unsigned int>(next());
-            p.time   = next();
-            p.u      = next();
-            p.v      = next();
-            p.gap    = next();
-            p.stuck  = next() != 0;
-          }
-        r.impact_points.resize(static_cast<std::size_t>(next()));
-        for (auto &e : r.impact_points)
-          {
-            e.time     = next();
-            e.phase    = next();
-            e.contact  = static_cast<unsigned int>(next());
-            e.velocity = next();
-            e.sticks   = next() != 0;
-          }
-      }
-    if (at != d.size())
-      throw std::invalid_argument("sweep: trailing result data");
-    return results;
-  }
-
   void write_poincare_csv(const std::filesystem::path &file, const std::vector<SweepValueResult> &results)
   {
     io::CsvWriter csv(file, {"value", "omega", "period", "time", "u", "v", "gap", "stuck"});

@@ -1,3 +1,5 @@
+// Two response histories compared (see studies/solver_comparison.h): matched impacts, gaps and
+// energies over a window, the report and the overlay plots.
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/gnuplot.h>
 #include <vibroimpact/io/parameter_file.h>

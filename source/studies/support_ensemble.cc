@@ -1,3 +1,5 @@
+// Ensembles of random-load records (see studies/support_ensemble.h): realizations with shifted
+// seeds, their support statistics, ensemble means with Student-t confidence intervals.
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/structure/model_builder.h>
@@ -143,67 +145,6 @@ namespace vibroimpact::studies
       if (all[k].index != k)
         throw std::invalid_argument("ensemble: realization " + std::to_string(k) + " missing or repeated in the shares");
     return all;
-  }
-
-  // Layout per realization: index, rank, wall time, number of supports; per support: duration,
-  // the statistics, the number of PSD bins, then frequencies and densities.
-  std::vector<double> pack_realizations(const std::vector<RealizationResult> &results)
-  {
-    std::vector<double> data{double(results.size())};
-    for (const auto &r : results)
-      {
-        data.insert(data.end(), {double(r.index), double(r.rank), r.wall_time, double(r.statistics.size())});
-        for (const auto &s : r.statistics)
-          {
-            data.push_back(s.duration);
-            const auto values = values_of(s);
-            data.insert(data.end(), values.begin(), values.end());
-            data.push_back(double(s.displacement_psd.frequency.size()));
-            data.insert(data.end(), s.displacement_psd.frequency.begin(), s.displacement_psd.frequency.end());
-            data.insert(data.end(), s.displacement_psd.density.begin(), s.displacement_psd.density.end());
-          }
-      }
-    return data;
-  }
-
-  std::vector<RealizationResult> unpack_realizations(const std::vector<double>      &data,
-                                                     const std::vector<std::string> &support_names)
-  {
-    std::size_t i    = 0;
-    const auto  next = [&]() {
-      if (i >= data.size())
-        throw std::invalid_argument("ensemble: truncated data from a rank");
-      return data[i++];
-    };
-    std::vector<RealizationResult> results(static_cast<std::size_t>(next()));
-    for (auto &r : results)
-      {
-        r.index     = unsigned(next());
-        r.rank      = unsigned(next());
-        r.wall_time = next();
-        r.statistics.resize(std::size_t(next()));
-        for (std::size_t p = 0; p < r.statistics.size(); ++p)
-          {
-            auto &s            = r.statistics[p];
-            s.name             = support_names.at(p);
-            s.duration         = next();
-            s.impacts          = static_cast<unsigned long>(next());
-            s.impact_rate      = next();
-            s.contact_fraction = next();
-            s.mean_force       = next();
-            s.rms_force        = next();
-            s.peak_force       = next();
-            s.impact_work      = next();
-            s.work_rate        = next();
-            s.displacement_psd.frequency.resize(std::size_t(next()));
-            s.displacement_psd.density.resize(s.displacement_psd.frequency.size());
-            for (auto &f : s.displacement_psd.frequency)
-              f = next();
-            for (auto &d : s.displacement_psd.density)
-              d = next();
-          }
-      }
-    return results;
   }
 
   void write_realizations_csv(const std::filesystem::path &file, const std::vector<RealizationResult> &results,

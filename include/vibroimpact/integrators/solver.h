@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 namespace vibroimpact::io
@@ -70,7 +71,19 @@ namespace vibroimpact::integrators
     virtual void                        set_time_step(double) {}
     virtual std::optional<unsigned int> number_of_modes() const { return std::nullopt; }
     virtual void                        set_number_of_modes(unsigned int) {}
+
+    // The settings struct, when it is of type `type` (else null): see settings_of.
+    virtual const void *settings_data(const std::type_info &) const { return nullptr; }
   };
+
+  // A solver's settings by their type, for code that borrows another solver's subsection (the
+  // period maps read the Moreau-Jean one) without knowing the solver's class: null when the
+  // solver's settings are of another type.
+  template <typename Settings>
+  const Settings *settings_of(const Solver &solver)
+  {
+    return static_cast<const Settings *>(solver.settings_data(typeid(Settings)));
+  }
 
   // A run into a ResponseHistory (rows, events and the summary). Every sample is checked: a
   // non-finite state or energy throws NumericalFailure. On SIGINT/SIGTERM (io/interrupt.h) the

@@ -81,6 +81,11 @@ namespace vibroimpact::integrators
         settings_.n_modes = n;
     }
 
+    const void *settings_data(const std::type_info &type) const override
+    {
+      return type == typeid(Settings) ? &settings_ : nullptr;
+    }
+
   protected:
     Settings settings_;
   };

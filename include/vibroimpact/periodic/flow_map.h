@@ -13,6 +13,8 @@
 // flow needs α = 0, and the Jacobian in (x0, T, α) becomes regular (doc/periodic.md §2).
 #pragma once
 
+#include <vibroimpact/integrators/response_history.h>
+
 #include <Eigen/Dense>
 
 #include <limits>
@@ -26,19 +28,9 @@ namespace vibroimpact::periodic
   using Vector = Eigen::VectorXd;
   using Matrix = Eigen::MatrixXd;
 
-  struct OrbitEvent
-  {
-    enum class Kind
-    {
-      impact,
-      sticking_start,
-      separation
-    };
-    Kind         kind    = Kind::impact;
-    double       time    = 0.0;
-    unsigned int contact = 0;
-    double       pre_velocity = 0.0; // U− of an impact
-  };
+  // The one event type of time histories and orbits (integrators/response_history.h): an orbit's
+  // impacts carry U− (pre_velocity); their U+ and impulse are left 0.
+  using ContactEvent = integrators::ContactEvent;
 
   // One evaluation of the period map.
   struct FlowResult
@@ -47,7 +39,7 @@ namespace vibroimpact::periodic
     Matrix jacobian;       // ∂x(T)/∂x0 (the monodromy matrix at a periodic orbit); empty if not asked
     Vector d_period;       // ∂x(T)/∂T (autonomous maps)
     Vector d_unfolding;    // ∂x(T)/∂α
-    std::vector<OrbitEvent> events;
+    std::vector<ContactEvent> events;
     double min_gap             = 0.0;  // smallest gap over the period (sampled and at events)
     // Smallest local minimum of an open gap between impacts (∞: none): → 0 at a grazing, where
     // a family of a given number of impacts per period ends.
@@ -63,7 +55,7 @@ namespace vibroimpact::periodic
     std::vector<double> time;
     std::vector<Vector> displacement, velocity; // every DoF of the model
     std::vector<double> energy; // the map's own energy at each sample; empty: the model's of (u, v)
-    std::vector<OrbitEvent> events;
+    std::vector<ContactEvent> events;
   };
 
   class PeriodicFlowMap

@@ -7,16 +7,14 @@
 #pragma once
 
 #include <vibroimpact/periodic/continuation.h>
+#include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/periodic/continuation_parameters.h>
 
 #include <mpi.h>
 
+#include <memory>
 #include <vector>
 
-namespace vibroimpact::model
-{
-  struct StructuralModel;
-}
 namespace vibroimpact::io
 {
   class OutputFolder;
@@ -24,6 +22,18 @@ namespace vibroimpact::io
 
 namespace vibroimpact::studies
 {
+  struct CaseFile;
+
+  // The case's model and the period map Continuation/Flow map names (its time-stepping settings
+  // from the Moreau-Jean subsection, through the solver registry), checked: io::InputError.
+  struct ContinuationSetup
+  {
+    periodic::ContinuationCase                 continuation;
+    std::unique_ptr<model::StructuralModel>    model; // the flow keeps a reference to it
+    std::unique_ptr<periodic::PeriodicFlowMap> flow;
+  };
+  ContinuationSetup prepare_continuation(const CaseFile &c);
+
   struct ContinuationResult
   {
     std::vector<periodic::Branch> branches;           // on rank 0, in the order of Families

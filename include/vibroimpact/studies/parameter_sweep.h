@@ -8,7 +8,7 @@
 // the probe at t = k T (T = 2 pi / omega of the forcing) for the recorded periods after the
 // transient. Every value is independent and deterministic: a share of the values (round-robin
 // over ranks) gives bit for bit the same points as the serial run. No MPI and no files here:
-// the `sweep` verb distributes, gathers and writes. Derivation and figures: doc/sweeps.md.
+// the sweep study (sweep_study.h) distributes, gathers and writes. Derivation and figures: doc/sweeps.md.
 #pragma once
 
 #include <vibroimpact/integrators/solver.h>
@@ -166,9 +166,6 @@ namespace vibroimpact::studies
   // missing or repeated).
   std::vector<SweepValueResult> merge_shares(const std::vector<std::vector<SweepValueResult>> &shares);
 
-  // Flat representation for MPI transport (exact: doubles copied bit for bit).
-  std::vector<double>           pack_results(const std::vector<SweepValueResult> &results);
-  std::vector<SweepValueResult> unpack_results(const std::vector<double> &data);
 
   // poincare.csv: value, omega, period, time, u, v, gap, stuck (one row a point);
   // impacts.csv: value, omega, time, phase, contact, velocity, sticks (one row an impact);

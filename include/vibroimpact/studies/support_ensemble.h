@@ -8,7 +8,7 @@
 // case's seeds 1 .. K the realizations use 1 .. K, K+1 .. 2K, ... — every load of every record
 // has its own seed. Each realization is deterministic and independent of the others, so a share
 // of them on an MPI rank (round-robin) gives bit for bit the statistics of the serial run. No MPI
-// and no files in the computation: the `sweep` verb distributes, gathers and writes.
+// and no files in the computation: the sweep study (sweep_study.h) distributes, gathers and writes.
 #pragma once
 
 #include <vibroimpact/integrators/solver.h>
@@ -80,11 +80,8 @@ namespace vibroimpact::studies
   std::vector<EnsembleEstimate> ensemble_estimates(const std::vector<RealizationResult> &results);
 
   // Shares of the ranks merged in realization order (throws std::invalid_argument when one is
-  // missing or repeated); flat transport for MPI, exact (doubles copied bit for bit).
+  // missing or repeated).
   std::vector<RealizationResult> merge_realizations(const std::vector<std::vector<RealizationResult>> &shares);
-  std::vector<double>            pack_realizations(const std::vector<RealizationResult> &results);
-  std::vector<RealizationResult> unpack_realizations(const std::vector<double> &data,
-                                                     const std::vector<std::string> &support_names);
 
   // realizations.csv: realization, seed_shift, support and every statistic (one row a support of
   // a record); ensemble.csv: support, statistic, realizations, mean, deviation, ci95_low,

@@ -1,3 +1,5 @@
+// The energy ledger of a Moreau–Jean run (see integrators/energy_ledger.h): the work and the
+// dissipations accumulated step by step, and the balance error they leave.
 #include <vibroimpact/integrators/energy_ledger.h>
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The Moreau–Jean one-step integrator (see integrators/moreau_jean.h): the θ-scheme step with its
+// contact LCP, the energy correction, and the moreau-jean solver that runs it.
 #include <vibroimpact/integrators/moreau_jean.h>
 #include <vibroimpact/io/parameter_section.h>
 

@@ -1,4 +1,4 @@
-// A whole case file as the program reads it: every section of every module, bound in one list
+// A whole case file as the program and the Python module read it: every section of every module, bound in one list
 // (bind_case_file) that both reading and `vibroimpact parameters` go through, so that a
 // parameter that is read is always documented and the reverse. Every value is checked before
 // anything is computed or written (one-line io::InputError, exit code 2).
@@ -21,7 +21,7 @@ namespace vibroimpact::io
   class ParameterFile;
 }
 
-namespace vibroimpact::app
+namespace vibroimpact::studies
 {
   struct CaseFile
   {
@@ -40,16 +40,16 @@ namespace vibroimpact::app
     double       statistics_start = 0.0;
     unsigned int psd_segment      = 0;
 
-    studies::ConvergenceSettings        convergence;
-    studies::SweepSettings              sweep;
-    studies::ComparisonSettings         comparison;
+    ConvergenceSettings        convergence;
+    SweepSettings              sweep;
+    ComparisonSettings         comparison;
     periodic::ContinuationCase          continuation;
-    std::vector<studies::RunDefinition> runs; // "Run <name>"
+    std::vector<RunDefinition> runs; // "Run <name>"
 
     const integrators::Solver &solver() const { return solver(solver_name); }
     const integrators::Solver &solver(const std::string &name) const;
     // The run named `name`; throws io::InputError naming `parameter` when there is none.
-    const studies::RunDefinition &find_run(const std::string &name, const std::string &parameter) const;
+    const RunDefinition &find_run(const std::string &name, const std::string &parameter) const;
   };
 
   // Subsection families: the structure's ("Body", "Contact", ...) and "Run".
@@ -62,9 +62,9 @@ namespace vibroimpact::app
   CaseFile read_case_file(const std::string &filename, const std::vector<std::string> &overrides = {});
 
   // The case file as `run` sees it: the file with the command line's overrides and the run's.
-  CaseFile read_run(const CaseFile &c, const studies::RunDefinition &run);
+  CaseFile read_run(const CaseFile &c, const RunDefinition &run);
 
   // Every parameter a verb reads (every verb: empty), with defaults and documentation, and the
   // registered solvers.
   void print_parameters(std::ostream &out, const std::string &verb);
-} // namespace vibroimpact::app
+} // namespace vibroimpact::studies

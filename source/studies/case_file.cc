@@ -1,14 +1,15 @@
+// Reading a whole case file (see the header): every module's sections bound in one list.
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/structure/case_parameters.h>
+#include <vibroimpact/studies/case_file.h>
 
-#include "case_file.h"
 
 #include <algorithm>
 #include <ostream>
 
-namespace vibroimpact::app
+namespace vibroimpact::studies
 {
   std::vector<std::string> case_file_families()
   {
@@ -25,7 +26,7 @@ namespace vibroimpact::app
     throw io::InputError(filename, "Simulation/Solver", "no solver named '" + name + "'");
   }
 
-  const studies::RunDefinition &CaseFile::find_run(const std::string &name, const std::string &parameter) const
+  const RunDefinition &CaseFile::find_run(const std::string &name, const std::string &parameter) const
   {
     for (const auto &run : runs)
       if (run.name == name)
@@ -82,20 +83,20 @@ namespace vibroimpact::app
     for (std::size_t k = 0; k < run_names.size(); ++k)
       file.section(
         "Run " + run_names[k],
-        [&](io::ParameterSection &s) { studies::bind_run_definition(s, c.runs[k], run_names[k], solver_names); },
+        [&](io::ParameterSection &s) { bind_run_definition(s, c.runs[k], run_names[k], solver_names); },
         {"compare", "converge"});
 
     file.section(
-      "Compare", [&](io::ParameterSection &s) { studies::bind_comparison_parameters(s, c.comparison); },
+      "Compare", [&](io::ParameterSection &s) { bind_comparison_parameters(s, c.comparison); },
       {"compare"});
     file.section(
-      "Convergence", [&](io::ParameterSection &s) { studies::bind_convergence_parameters(s, c.convergence); },
+      "Convergence", [&](io::ParameterSection &s) { bind_convergence_parameters(s, c.convergence); },
       {"converge"});
     file.section(
       "Sweep",
       [&](io::ParameterSection &s) {
         c.sweep.filename = file.filename();
-        studies::bind_sweep_parameters(s, c.sweep);
+        bind_sweep_parameters(s, c.sweep);
       },
       {"sweep"});
 
@@ -126,7 +127,7 @@ namespace vibroimpact::app
     return c;
   }
 
-  CaseFile read_run(const CaseFile &c, const studies::RunDefinition &run)
+  CaseFile read_run(const CaseFile &c, const RunDefinition &run)
   {
     auto overrides = c.overrides;
     overrides.insert(overrides.end(), run.overrides.begin(), run.overrides.end());
@@ -165,4 +166,4 @@ namespace vibroimpact::app
       }
     file.print_documentation(out);
   }
-} // namespace vibroimpact::app
+} // namespace vibroimpact::studies

@@ -1,0 +1,55 @@
+// Rank 0's reporting and output folder for the MPI verbs (see the header).
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/output_folder.h>
+#include <vibroimpact/io/write_error.h>
+
+#include <deal.II/base/mpi.h>
+
+#include "rank_zero.h"
+
+#include <iostream>
+
+namespace vibroimpact::app
+{
+  int read_on_every_rank(const bool root, const std::function<void()> &read)
+  {
+    try
+      {
+        read();
+        return io::exit_success;
+      }
+    catch (const io::InputError &)
+      {
+        if (root)
+          throw;
+        return io::exit_bad_input;
+      }
+    catch (const std::exception &)
+      {
+        if (root)
+          throw;
+        return io::exit_numerical_failure;
+      }
+  }
+
+  std::unique_ptr<io::OutputFolder> open_root_output(const std::string &destination, const std::string &producer,
+                                                     const MPI_Comm comm, bool &failed)
+  {
+    const bool                        root = dealii::Utilities::MPI::this_mpi_process(comm) == 0;
+    std::string                       error;
+    std::unique_ptr<io::OutputFolder> out;
+    if (root)
+      try
+        {
+          out = std::make_unique<io::OutputFolder>(destination, producer);
+        }
+      catch (const io::InputError &e)
+        {
+          error = e.what();
+        }
+    failed = dealii::Utilities::MPI::max(error.empty() ? 0u : 1u, comm) > 0;
+    if (failed && root)
+      std::cerr << "vibroimpact: error: " << error << "\n";
+    return out;
+  }
+} // namespace vibroimpact::app

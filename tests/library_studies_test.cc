@@ -1,0 +1,115 @@
+// The library studies that the verbs and the Python module call (studies/*_study.h): the results
+// they return as data carry the physics, and the write step puts exactly those numbers in the
+// files the verb writes.
+#include <vibroimpact/io/output_folder.h>
+#include <vibroimpact/studies/modes_study.h>
+#include <vibroimpact/studies/simulation_study.h>
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace vibroimpact;
+
+namespace
+{
+  // Column `name` of a CSV file written by io::CsvWriter (%.17g: the doubles round-trip).
+  std::vector<double> csv_column(const std::filesystem::path &file, const std::string &name)
+  {
+    std::ifstream in(file);
+    std::string   line, cell;
+    std::getline(in, line);
+    std::istringstream header(line);
+    int                index = -1;
+    for (int k = 0; std::getline(header, cell, ','); ++k)
+      if (cell == name)
+        index = k;
+    EXPECT_GE(index, 0) << name << " not in " << file;
+    std::vector<double> values;
+    while (std::getline(in, line))
+      {
+        std::istringstream row(line);
+        for (int k = 0; std::getline(row, cell, ','); ++k)
+          if (k == index)
+            values.push_back(std::strtod(cell.c_str(), nullptr));
+      }
+    return values;
+  }
+
+  std::filesystem::path scratch(const std::string &name)
+  {
+    const auto dir = std::filesystem::temp_directory_path() / ("vibroimpact_library_studies_" + name);
+    std::filesystem::remove_all(dir);
+    return dir;
+  }
+} // namespace
+
+// The pinned–pinned unit beam: ω_j = (jπ)² (64 Hermite elements: far below 1e-6), the same
+// doubles in modes.csv as in the result.
+TEST(LibraryStudies, ModesOfThePinnedBeamAreJPiSquaredAndModesCsvHoldsThem)
+{
+  const auto c      = test_cases::load_case(test_cases::example("pinned_beam_modes"));
+  const auto result = studies::run_modes(studies::prepare_modes(c));
+  ASSERT_EQ(result.modes.omegas.size(), 5);
+  for (unsigned int j = 1; j <= 5; ++j)
+    EXPECT_NEAR(result.modes.omegas[j - 1] / std::pow(j * M_PI, 2), 1.0, 1e-6) << "mode " << j;
+
+  const auto dir = scratch("modes");
+  {
+    io::OutputFolder out(dir, "modes");
+    studies::write_modes(result, out);
+    out.commit();
+  }
+  const auto omegas = csv_column(dir / "modes.csv", "omega_rad_per_s");
+  const auto hz     = csv_column(dir / "modes.csv", "frequency_hz");
+  ASSERT_EQ(omegas.size(), 5u);
+  for (std::size_t j = 0; j < 5; ++j)
+    {
+      EXPECT_EQ(omegas[j], result.modes.omegas[j]);
+      EXPECT_EQ(hz[j], result.frequencies_hz()[j]);
+    }
+  EXPECT_EQ(csv_column(dir / "mode_shapes.csv", "mode_1").size(), result.shape_points().size());
+  std::filesystem::remove_all(dir);
+}
+
+// The seed's two-mass chain with inelastic impacts: with the energy correction the total energy
+// stays at its initial value through impacts and sticking; without it the impacts drain it. The
+// history's columns are the numbers history.csv holds.
+TEST(LibraryStudies, SimulationKeepsTheEnergyOnlyWithTheCorrectionAndHistoryCsvHoldsIt)
+{
+  const std::vector<std::string> short_run{"Simulation/Final time=20", "Simulation/Frame interval=0"};
+  auto with = short_run, without = short_run;
+  with.push_back("Moreau-Jean/Energy correction=true");
+  without.push_back("Moreau-Jean/Energy correction=false");
+  const auto corrected =
+    studies::run_simulation(studies::prepare_simulation(test_cases::load_case(test_cases::example("two_dof_sticking"), with)));
+  const auto drained = studies::run_simulation(
+    studies::prepare_simulation(test_cases::load_case(test_cases::example("two_dof_sticking"), without)));
+  ASSERT_GT(corrected.history.impacts().size(), 2u);
+  EXPECT_FALSE(corrected.interrupted());
+
+  const auto energy = corrected.history.column("total_energy");
+  const auto lost   = drained.history.column("total_energy");
+  for (const double e : energy)
+    EXPECT_NEAR(e, energy.front(), 1e-9 * energy.front());
+  EXPECT_LT(lost.back(), 0.9 * lost.front());
+
+  const auto dir = scratch("simulation");
+  {
+    io::OutputFolder out(dir, "simulate");
+    studies::write_simulation(corrected, out);
+    out.commit();
+  }
+  EXPECT_EQ(csv_column(dir / "history.csv", "total_energy"), energy);
+  EXPECT_EQ(csv_column(dir / "history.csv", "time"), corrected.history.times());
+  EXPECT_EQ(csv_column(dir / "events.csv", "time").size(), corrected.history.events().size());
+  std::filesystem::remove_all(dir);
+}
