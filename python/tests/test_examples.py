@@ -59,7 +59,7 @@ def test_frequency_energy_plot(tmp_path):
     assert (tmp_path / "fep.png").stat().st_size > 10000
     for family, omega in ((0, 0.618034), (1, 1.618034)):
         frequency = branch["frequency"][branch["family"] == family]
-        assert abs(frequency[0] - omega) < 0.06 * omega   # leaves its linear mode
+        assert abs(frequency[0] - omega) < 0.1 * omega    # leaves its linear mode
         assert np.all(np.diff(frequency) > 0)            # and stiffens
     # Mode 1's one-impact orbits end where the closed form puts their grazing: E = 0.178687.
     one_impact = (branch["family"] == 0) & (branch["impacts"] == 1)
