@@ -153,8 +153,9 @@ namespace
     return d;
   }
 
-  // The numbers `simulate` prints (integrators::print_summary), by name.
-  py::dict summary_of(const studies::SimulationResult &r)
+  // The numbers `simulate` prints (integrators::print_summary), by name; the warnings it prints
+  // (the model's conditioning, then the run's).
+  py::dict summary_of(const studies::SimulationResult &r, std::vector<std::string> warnings)
   {
     const auto &s = r.history.summary;
     py::dict    d;
@@ -170,7 +171,8 @@ namespace
     d["frames"]                 = r.n_frames;
     for (const auto &[name, value] : s.counters)
       d[py::str(name)] = value;
-    d["warnings"] = s.warnings;
+    warnings.insert(warnings.end(), s.warnings.begin(), s.warnings.end());
+    d["warnings"] = warnings;
     return d;
   }
 
@@ -258,7 +260,8 @@ namespace
           other = std::make_unique<studies::CaseFile>(studies::reread_case_file(*case_, overrides));
           c     = other.get();
         }
-      auto setup = studies::prepare_simulation(*c, output.value_or(""), true);
+      auto       setup    = studies::prepare_simulation(*c, output.value_or(""), true);
+      const auto warnings = setup.warnings;
       std::unique_ptr<io::OutputFolder> out;
       if (output)
         out = std::make_unique<io::OutputFolder>(*output, "simulate");
@@ -273,7 +276,7 @@ namespace
       d["history"]    = history_columns(result.history);
       d["events"]     = event_columns(result.history);
       d["statistics"] = statistics_columns(result.statistics);
-      d["summary"]    = summary_of(result);
+      d["summary"]    = summary_of(result, warnings);
       return d;
     }
 
