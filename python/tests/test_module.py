@@ -123,7 +123,7 @@ def test_nothing_written_unless_output(tmp_path, monkeypatch):
 
 
 def test_solve_releases_the_gil():
-    case = vi.Case(TWO_DOF, overrides={"Simulation/Final time": 400})
+    case = vi.Case(TWO_DOF, overrides={"Simulation/Final time": 400, "Simulation/Output interval": 0.1})
     worker = threading.Thread(target=case.simulate)
     worker.start()
     time.sleep(0.05)
@@ -132,11 +132,11 @@ def test_solve_releases_the_gil():
     python_time = time.perf_counter() - start
     assert worker.is_alive(), "the solve ended too soon to tell"
     worker.join()
-    assert python_time < 0.2
+    assert python_time < 0.5
 
 
 def test_ctrl_c_raises_keyboard_interrupt_and_interpreter_stays_usable():
-    case = vi.Case(TWO_DOF, overrides={"Simulation/Final time": 20000})
+    case = vi.Case(TWO_DOF, overrides={"Simulation/Final time": 20000, "Simulation/Output interval": 1})
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     start = time.perf_counter()
     timer.start()
