@@ -1,5 +1,6 @@
 // `vibroimpact compare case.prm`: the case's runs against its reference run
 // (studies/comparison_study.h), each difference report also printed.
+#include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/studies/case_file.h>
