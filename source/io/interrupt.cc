@@ -4,6 +4,7 @@
 // and ends the process with 128 + signal. SIGXFSZ is ignored so that a file-size limit makes the
 // write fail (EFBIG), which the writers report (io/write_error.h), instead of killing the run.
 #include <vibroimpact/io/interrupt.h>
+#include <vibroimpact/io/interrupt_scope.h>
 
 #include <pthread.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@ namespace vibroimpact::io
   {
     volatile std::sig_atomic_t received = 0;
     std::atomic<bool>          acknowledged{false};
+    volatile std::sig_atomic_t hosted = 0; // inside an InterruptScope: the host process must survive
     int                        wake_pipe[2] = {-1, -1};
 
     std::mutex                               &cleanup_mutex()
@@ -39,12 +41,14 @@ namespace vibroimpact::io
     {
       if (received != 0)
         {
+          if (hosted)
+            return; // the flag is set already; the host stays alive
           std::signal(signal, SIG_DFL);
           std::raise(signal);
           return;
         }
       received = signal;
-      if (wake_pipe[1] >= 0)
+      if (wake_pipe[1] >= 0 && !hosted) // no watchdog in a host process
         {
           const char byte = 1;
           [[maybe_unused]] const auto n = ::write(wake_pipe[1], &byte, 1); // async-signal-safe
@@ -121,6 +125,29 @@ namespace vibroimpact::io
     : std::runtime_error("interrupted by signal " + std::to_string(signal) + (where.empty() ? "" : " " + where))
     , signal_(signal)
   {}
+
+  InterruptScope::InterruptScope()
+  {
+    received     = 0;
+    acknowledged = false;
+    hosted       = 1;
+    struct sigaction action = {};
+    action.sa_handler       = on_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &previous_int_);
+    sigaction(SIGTERM, &action, &previous_term_);
+  }
+
+  InterruptScope::~InterruptScope()
+  {
+    sigaction(SIGINT, &previous_int_, nullptr);
+    sigaction(SIGTERM, &previous_term_, nullptr);
+    hosted       = 0;
+    received     = 0;
+    acknowledged = false;
+  }
+
+  int InterruptScope::signal() const { return received; }
 
   void throw_if_interrupted(const std::string &where)
   {

@@ -156,6 +156,50 @@ namespace vibroimpact::io
     for (const auto &family : families_)
       instances_.emplace_back(family, std::vector<std::string>{});
     scan_file();
+    check_overrides();
+  }
+
+  ParameterFile ParameterFile::from_text(std::string              name,
+                                         std::string              text,
+                                         std::vector<std::string> families,
+                                         std::vector<std::string> overrides)
+  {
+    ParameterFile file;
+    file.filename_  = std::move(name);
+    file.text_      = std::move(text);
+    file.families_  = std::move(families);
+    file.overrides_ = std::move(overrides);
+    file.handler_   = std::make_unique<dealii::ParameterHandler>();
+    for (const auto &family : file.families_)
+      file.instances_.emplace_back(family, std::vector<std::string>{});
+    if (file.text_->size() > max_file_size)
+      throw InputError(file.filename_, "",
+                       "is " + std::to_string(file.text_->size()) + " bytes; a parameter file has at most " +
+                         std::to_string(max_file_size) + " bytes");
+    file.scan_file();
+    file.check_overrides();
+    return file;
+  }
+
+  std::unique_ptr<std::istream> ParameterFile::open() const
+  {
+    if (text_)
+      return std::make_unique<std::istringstream>(*text_);
+    return std::make_unique<std::ifstream>(filename_);
+  }
+
+  bool ParameterFile::is_json() const
+  {
+    if (text_)
+      {
+        const auto first = text_->find_first_not_of(" \t\r\n");
+        return first != std::string::npos && (*text_)[first] == '{';
+      }
+    return ends_with(filename_, ".json");
+  }
+
+  void ParameterFile::check_overrides() const
+  {
     for (const auto &override_text : overrides_)
       {
         const auto equal = override_text.find('=');
@@ -224,8 +268,10 @@ namespace vibroimpact::io
 
   void ParameterFile::scan_file()
   {
-    check_case_file_kind(filename_);
-    std::ifstream in(filename_);
+    if (!text_)
+      check_case_file_kind(filename_);
+    const auto    stream = open();
+    std::istream &in     = *stream;
     if (!in)
       throw InputError(filename_, "", "cannot open the parameter file");
     char bom[3] = {0, 0, 0};
@@ -235,7 +281,7 @@ namespace vibroimpact::io
     in.clear();
     in.seekg(0);
 
-    if (ends_with(filename_, ".json"))
+    if (is_json())
       {
         boost::property_tree::ptree tree;
         try
@@ -316,9 +362,9 @@ namespace vibroimpact::io
   {
     if (line >= line_paths_.size())
       return "";
-    std::ifstream in(filename_);
-    std::string   text;
-    for (unsigned int i = 0; i < line && std::getline(in, text); ++i)
+    const auto  in = open();
+    std::string text;
+    for (unsigned int i = 0; i < line && std::getline(*in, text); ++i)
       ;
     text = trim(text.substr(0, text.find('#')));
     if (text.rfind("set ", 0) == 0)
@@ -348,7 +394,18 @@ namespace vibroimpact::io
     parsed_ = true;
     try
       {
-        handler_->parse_input(filename_, "", false, false);
+        if (!text_)
+          handler_->parse_input(filename_, "", false, false);
+        else if (is_json())
+          {
+            std::istringstream in(*text_);
+            handler_->parse_input_from_json(in, false);
+          }
+        else
+          {
+            std::istringstream in(*text_);
+            handler_->parse_input(in, filename_, "", false);
+          }
       }
     catch (const dealii::ExceptionBase &e)
       {

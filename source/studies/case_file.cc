@@ -132,6 +132,23 @@ namespace vibroimpact::studies
     return c;
   }
 
+  CaseFile read_case_text(const std::string &name, const std::string &text, const std::vector<std::string> &overrides)
+  {
+    auto     file = io::ParameterFile::from_text(name, text, case_file_families(), overrides);
+    CaseFile c;
+    bind_case_file(file, c); // declares
+    file.parse();
+    bind_case_file(file, c); // reads
+    c.overrides = overrides;
+    c.text      = text;
+    return c;
+  }
+
+  CaseFile reread_case_file(const CaseFile &c, const std::vector<std::string> &overrides)
+  {
+    return c.text ? read_case_text(c.filename, *c.text, overrides) : read_case_file(c.filename, overrides);
+  }
+
   CaseFile read_run(const CaseFile &c, const RunDefinition &run)
   {
     auto overrides = c.overrides;
@@ -139,7 +156,7 @@ namespace vibroimpact::studies
     CaseFile read;
     try
       {
-        read = read_case_file(c.filename, overrides);
+        read = reread_case_file(c, overrides);
       }
     catch (const io::InputError &e)
       {

@@ -282,57 +282,60 @@ namespace vibroimpact::studies
     return result;
   }
 
-  namespace
+  BranchTable branch_table(const ContinuationResult &result, const periodic::ContinuationCase &cc,
+                           periodic::PeriodicFlowMap &flow, const model::StructuralModel &m)
   {
-    // One row per orbit; the probes at t = phase T of one sampled period (360 samples).
-    void write_branch_table(const std::vector<periodic::Branch> &branches, const periodic::ContinuationCase &cc,
-                            periodic::PeriodicFlowMap &flow, const model::StructuralModel &m, io::OutputFolder &out)
-    {
-      std::vector<std::string> columns{"family", "point", "period", "frequency", "energy", "impacts", "sticking_phases",
-                           "max_multiplier", "multiplier_2", "stable", "newton_iterations", "residual", "admissible",
-                           "fold", "period_doubling", "impacts_changed", "unfolding", "min_gap", "min_impact_velocity",
-                           "max_penetration", "grazing_gap", "restarted", "jumped"};
-      for (const auto &probe : m.probes)
+    const auto &branches = result.branches;
+    BranchTable table;
+    table.columns = {"family", "point", "period", "frequency", "energy", "impacts", "sticking_phases",
+                     "max_multiplier", "multiplier_2", "stable", "newton_iterations", "residual", "admissible",
+                     "fold", "period_doubling", "impacts_changed", "unfolding", "min_gap", "min_impact_velocity",
+                     "max_penetration", "grazing_gap", "restarted", "jumped"};
+    for (const auto &probe : m.probes)
+      {
+        table.columns.push_back("u_" + probe.name);
+        table.columns.push_back("v_" + probe.name);
+      }
+    // The probes at t = phase T: one sampled period, 360 samples (the phase rounded to 1/360).
+    const unsigned int phase_index = static_cast<unsigned int>(std::lround(cc.sampling_phase * 360)) % 360;
+    for (std::size_t b = 0; b < branches.size(); ++b)
+      for (std::size_t k = 0; k < branches[b].points.size(); ++k)
         {
-          columns.push_back("u_" + probe.name);
-          columns.push_back("v_" + probe.name);
+          const auto &p = branches[b].points[k];
+          const double second = p.multipliers.size() > 1 ? std::abs(p.multipliers[1]) : 0.0;
+          std::vector<double> row{double(b), double(k), p.period, p.frequency, p.energy, double(p.impacts),
+                           double(p.sticking_phases), p.max_multiplier, second, double(p.stable),
+                           double(p.newton_iterations), p.residual, double(p.admissible), double(p.fold),
+                           double(p.period_doubling), double(p.impacts_changed), p.unfolding, p.min_gap,
+                           p.min_impact_velocity, p.max_penetration, p.grazing_gap, double(p.restarted),
+                           double(p.jumped)};
+          if (!m.probes.empty())
+            {
+              // A forced orbit is sampled under its own forcing (the flow holds the last one tried).
+              if (cc.kind == periodic::OrbitKind::forced)
+                flow.set_forcing_frequency(p.frequency);
+              const auto samples = flow.sample(p.state, p.period, 360);
+              for (const auto &probe : m.probes)
+                {
+                  row.push_back(probe.row.dot(samples.displacement[phase_index]));
+                  row.push_back(probe.row.dot(samples.velocity[phase_index]));
+                }
+            }
+          table.rows.push_back(std::move(row));
         }
-      io::CsvWriter table(out / "branch.csv", columns);
-      // The probes at t = phase T: one sampled period, 360 samples (the phase rounded to 1/360).
-      const unsigned int phase_index = static_cast<unsigned int>(std::lround(cc.sampling_phase * 360)) % 360;
-      for (std::size_t b = 0; b < branches.size(); ++b)
-        for (std::size_t k = 0; k < branches[b].points.size(); ++k)
-          {
-            const auto &p = branches[b].points[k];
-            const double second = p.multipliers.size() > 1 ? std::abs(p.multipliers[1]) : 0.0;
-            std::vector<double> row{double(b), double(k), p.period, p.frequency, p.energy, double(p.impacts),
-                             double(p.sticking_phases), p.max_multiplier, second, double(p.stable),
-                             double(p.newton_iterations), p.residual, double(p.admissible), double(p.fold),
-                             double(p.period_doubling), double(p.impacts_changed), p.unfolding, p.min_gap,
-                             p.min_impact_velocity, p.max_penetration, p.grazing_gap, double(p.restarted),
-                             double(p.jumped)};
-            if (!m.probes.empty())
-              {
-                // A forced orbit is sampled under its own forcing (the flow holds the last one tried).
-                if (cc.kind == periodic::OrbitKind::forced)
-                  flow.set_forcing_frequency(p.frequency);
-                const auto samples = flow.sample(p.state, p.period, 360);
-                for (const auto &probe : m.probes)
-                  {
-                    row.push_back(probe.row.dot(samples.displacement[phase_index]));
-                    row.push_back(probe.row.dot(samples.velocity[phase_index]));
-                  }
-              }
-            table.write_row(row);
-          }
-    }
-  } // namespace
+    return table;
+  }
 
   void write_continuation(const ContinuationResult &result, const periodic::ContinuationCase &cc,
                           periodic::PeriodicFlowMap &flow, const model::StructuralModel &m, io::OutputFolder &out)
   {
     const auto &branches = result.branches;
-    write_branch_table(branches, cc, flow, m, out); // closed (flushed) before gnuplot reads it
+    {
+      const auto    table = branch_table(result, cc, flow, m);
+      io::CsvWriter csv(out / "branch.csv", table.columns); // closed (flushed) before gnuplot reads it
+      for (const auto &row : table.rows)
+        csv.write_row(row);
+    }
     for (std::size_t b = 0; b < branches.size(); ++b)
       for (const double k : cc.orbit_points)
         if (k < branches[b].points.size())

@@ -10,6 +10,7 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,13 @@ namespace vibroimpact::io
     // No file: every family has one instance called "<name>", for printing the documentation;
     // only the sections that `verb` reads are bound (every section if verb is empty).
     static ParameterFile documentation(std::vector<std::string> families, std::string verb = "");
+
+    // A case given as text, not a file (the Python module's Case.from_string): `name` stands for
+    // the file in messages; JSON when the text starts with '{', else the .prm format.
+    static ParameterFile from_text(std::string              name,
+                                   std::string              text,
+                                   std::vector<std::string> families,
+                                   std::vector<std::string> overrides = {});
 
     const std::string &filename() const { return filename_; }
     const std::vector<std::string> &overrides() const { return overrides_; }
@@ -67,12 +75,17 @@ namespace vibroimpact::io
     dealii::ParameterHandler &handler() { return *handler_; }
 
     ParameterFile() = default;
+    void check_overrides() const;
+    // The file's text, or the text given to from_text.
+    std::unique_ptr<std::istream> open() const;
+    bool                          is_json() const;
     void scan_file();
     void add_instance(const std::string &subsection);
     void check_override_instance(const std::string &subsection, const std::string &where) const;
     std::string section_path_at_line(unsigned int line) const;
 
     std::string                                              filename_;
+    std::optional<std::string>                               text_; // from_text: the case itself
     std::vector<std::string>                                 families_;
     std::vector<std::string>                                 overrides_;
     std::vector<std::pair<std::string, std::vector<std::string>>> instances_;

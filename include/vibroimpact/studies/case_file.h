@@ -13,6 +13,7 @@
 
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ namespace vibroimpact::studies
   {
     std::string              filename;
     std::vector<std::string> overrides; // the command line's -s, to re-read the file per run
+    std::optional<std::string> text;    // a case given as text (read_case_text), not a file
 
     structure::CaseDescription description;
 
@@ -61,6 +63,13 @@ namespace vibroimpact::studies
 
   // Reads a .prm or .json case file and applies 'Section/Name=value' overrides.
   CaseFile read_case_file(const std::string &filename, const std::vector<std::string> &overrides = {});
+
+  // A case given as the text of a .prm (or JSON) file; `name` stands for the file in messages.
+  CaseFile read_case_text(const std::string &name, const std::string &text,
+                          const std::vector<std::string> &overrides = {});
+
+  // The same case (file or text) read again with other overrides.
+  CaseFile reread_case_file(const CaseFile &c, const std::vector<std::string> &overrides);
 
   // The case file as `run` sees it: the file with the command line's overrides and the run's.
   CaseFile read_run(const CaseFile &c, const RunDefinition &run);

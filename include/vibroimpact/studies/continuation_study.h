@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace vibroimpact::io
@@ -48,6 +49,16 @@ namespace vibroimpact::studies
   // family the flow cannot start, NumericalFailure for a rank's failure (none after a signal).
   ContinuationResult run_continuation(const periodic::ContinuationCase &c, periodic::PeriodicFlowMap &flow,
                                       MPI_Comm comm, bool quiet);
+
+  // branch.csv's columns and rows (one row per orbit; the probes at t = Sampling phase T of one
+  // sampled period), as write_continuation writes them and the Python module returns them.
+  struct BranchTable
+  {
+    std::vector<std::string>         columns;
+    std::vector<std::vector<double>> rows;
+  };
+  BranchTable branch_table(const ContinuationResult &result, const periodic::ContinuationCase &c,
+                           periodic::PeriodicFlowMap &flow, const model::StructuralModel &model);
 
   // branch.csv, the orbits of Orbit points, fep.gp/fep.png and, after a signal, INTERRUPTED.
   void write_continuation(const ContinuationResult &result, const periodic::ContinuationCase &c,

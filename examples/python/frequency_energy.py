@@ -1,0 +1,48 @@
+"""The frequency-energy plot of the seed talk's 2-DOF chain (m = k = 1, a rigid stop 0.1 beyond
+m2, elastic impacts e = 1; examples/two_dof_fep): the families of periodic orbits with one impact
+a period leave the linear modes (omega = 0.618, 1.618 rad/s) at their grazing energies and stiffen.
+case.continue_() traces them by shooting and continuation; its result is branch.csv's columns.
+
+    PYTHONPATH=build/python python3 examples/python/frequency_energy.py fep.png
+"""
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # a file, no display
+import matplotlib.pyplot as plt
+import numpy as np
+
+import vibroimpact as vi
+
+CASE = Path(__file__).resolve().parents[1] / "two_dof_fep" / "case.prm"
+
+
+def branches(points=120):
+    """branch.csv's columns: one row per orbit, `family` 0 and 1 for the modes 1 and 2."""
+    return vi.Case(CASE, overrides={"Continuation/Maximum points": points}).continue_()
+
+
+def plot(branch, path):
+    figure, axes = plt.subplots(figsize=(9, 6))
+    for family in np.unique(branch["family"]):
+        on = branch["family"] == family
+        stable = on & (branch["stable"] == 1)
+        axes.plot(branch["energy"][on], branch["frequency"][on], ".", label="mode %d" % (family + 1))
+        axes.plot(branch["energy"][stable], branch["frequency"][stable], "ko", mfc="none", ms=6)
+    for omega in (0.618034, 1.618034):
+        axes.axhline(omega, color="gray", ls="--", lw=0.8)
+    axes.set_xscale("log")
+    axes.set_xlabel("energy")
+    axes.set_ylabel("frequency [rad/s]")
+    axes.grid(True)
+    axes.legend(title="one impact a period (o: stable)")
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+if __name__ == "__main__":
+    branch = branches()
+    plot(branch, sys.argv[1] if len(sys.argv) > 1 else "fep.png")
+    print("%d orbits, energy %.4g .. %.4g" % (len(branch["energy"]), branch["energy"].min(), branch["energy"].max()))

@@ -1,0 +1,27 @@
+// SIGINT/SIGTERM for a library call made from a host with its own signal handling (the Python
+// module): for the scope's lifetime the library's handler sets the flag that long phases poll
+// (io/interrupt.h), with the flag cleared first; at its end the host's handlers are back and the
+// flag is cleared again, so the next call starts afresh. Unlike the program's handlers there is
+// no watchdog that ends the process and a second signal does not kill it: the host must survive.
+// A phase that cannot poll (an eigensolve) stops at its next check instead.
+#pragma once
+
+#include <csignal>
+
+namespace vibroimpact::io
+{
+  class InterruptScope
+  {
+  public:
+    InterruptScope();
+    ~InterruptScope();
+    InterruptScope(const InterruptScope &) = delete;
+    InterruptScope &operator=(const InterruptScope &) = delete;
+
+    // The signal received during the scope, 0 while none.
+    int signal() const;
+
+  private:
+    struct sigaction previous_int_, previous_term_;
+  };
+} // namespace vibroimpact::io

@@ -1,0 +1,356 @@
+// The compiled part of the Python module (`vibroimpact._vibroimpact`; the Pythonic layer is
+// python/vibroimpact/__init__.py, doc/python.md): a case read once, the library's studies run on
+// it with the GIL released and Ctrl-C turned into KeyboardInterrupt, and their results handed
+// over as NumPy arrays. The verbs of the command line call the same studies; nothing is written
+// unless an output folder is given, and then the files the command line writes.
+#include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/interrupt.h>
+#include <vibroimpact/io/interrupt_scope.h>
+#include <vibroimpact/io/output_folder.h>
+#include <vibroimpact/io/write_error.h>
+#include <vibroimpact/studies/case_file.h>
+#include <vibroimpact/studies/continuation_study.h>
+#include <vibroimpact/studies/modes_study.h>
+#include <vibroimpact/studies/simulation_study.h>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <mpi.h>
+
+#include <csignal>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+using namespace vibroimpact;
+
+namespace
+{
+  py::array_t<double> doubles(const std::vector<double> &values)
+  {
+    return py::array_t<double>(py::ssize_t(values.size()), values.data());
+  }
+
+  // A NumPy array of str (names, kinds): the text columns of a CSV.
+  py::object strings(const std::vector<std::string> &values)
+  {
+    return py::module_::import("numpy").attr("array")(py::cast(values), "dtype"_a = "str");
+  }
+
+  // Runs `work` with the GIL released and the library's SIGINT/SIGTERM handler in place of
+  // Python's: the long phases poll its flag and stop. A signal then raises KeyboardInterrupt
+  // (whatever the phase returned is dropped), and Python's handlers are back either way.
+  template <typename Work>
+  auto interruptible(Work &&work) -> decltype(work())
+  {
+    std::optional<decltype(work())> result;
+    int                             signal = 0;
+    {
+      py::gil_scoped_release release;
+      io::InterruptScope     scope;
+      try
+        {
+          result.emplace(work());
+        }
+      catch (const io::Interrupted &)
+        {}
+      signal = scope.signal();
+    }
+    if (signal != 0 || !result)
+      {
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
+        throw py::error_already_set();
+      }
+    return std::move(*result);
+  }
+
+  py::dict modes_result(const studies::ModesResult &r)
+  {
+    std::vector<double> omegas(r.modes.omegas.data(), r.modes.omegas.data() + r.modes.omegas.size());
+    std::vector<double> mass(r.drawn.generalised_mass.data(),
+                             r.drawn.generalised_mass.data() + r.drawn.generalised_mass.size());
+    const auto          points = r.shape_points();
+    const auto          n      = py::ssize_t(omegas.size());
+    py::array_t<double> shapes({py::ssize_t(points.size()), n});
+    std::vector<double> body, x;
+    auto                s = shapes.mutable_unchecked<2>();
+    for (std::size_t k = 0; k < points.size(); ++k)
+      {
+        body.push_back(double(r.model.geometry.point_body[points[k]]));
+        x.push_back(r.model.geometry.point_coordinate[points[k]]);
+        for (py::ssize_t j = 0; j < n; ++j)
+          s(py::ssize_t(k), j) = r.drawn.drawn(Eigen::Index(points[k]), Eigen::Index(j));
+      }
+    py::dict d;
+    d["omegas"]           = doubles(omegas);
+    d["frequencies"]      = doubles(r.frequencies_hz());
+    d["periods"]          = doubles(r.periods());
+    d["generalised_mass"] = doubles(mass);
+    d["body"]             = doubles(body);
+    d["x"]                = doubles(x);
+    d["shapes"]           = shapes;
+    d["method"]           = r.modes.method;
+    return d;
+  }
+
+  py::dict history_columns(const integrators::ResponseHistory &h)
+  {
+    py::dict d;
+    for (const auto &name : h.columns())
+      d[py::str(name)] = doubles(h.column(name));
+    return d;
+  }
+
+  // The columns of events.csv (integrators::write_events_csv).
+  py::dict event_columns(const integrators::ResponseHistory &h)
+  {
+    std::vector<double>      time, pre, post, impulse;
+    std::vector<std::string> contact, kind;
+    for (const auto &e : h.events())
+      {
+        time.push_back(e.time);
+        contact.push_back(h.contact_names().at(e.contact));
+        kind.push_back(integrators::to_string(e.kind));
+        pre.push_back(e.pre_velocity);
+        post.push_back(e.post_velocity);
+        impulse.push_back(e.impulse);
+      }
+    py::dict d;
+    d["time"]          = doubles(time);
+    d["contact"]       = strings(contact);
+    d["kind"]          = strings(kind);
+    d["pre_velocity"]  = doubles(pre);
+    d["post_velocity"] = doubles(post);
+    d["impulse"]       = doubles(impulse);
+    return d;
+  }
+
+  // The columns of statistics.csv (studies::write_support_statistics).
+  py::dict statistics_columns(const std::vector<studies::SupportStatistics> &statistics)
+  {
+    std::vector<std::string> names;
+    std::vector<std::vector<double>> v(9);
+    for (const auto &s : statistics)
+      {
+        names.push_back(s.name);
+        const double row[9] = {s.duration,   double(s.impacts), s.impact_rate, s.contact_fraction, s.mean_force,
+                               s.rms_force,  s.peak_force,      s.impact_work, s.work_rate};
+        for (int k = 0; k < 9; ++k)
+          v[k].push_back(row[k]);
+      }
+    const char *columns[9] = {"duration",  "impacts",    "impact_rate", "contact_fraction", "mean_force",
+                              "rms_force", "peak_force", "impact_work", "work_rate"};
+    py::dict    d;
+    d["support"] = strings(names);
+    for (int k = 0; k < 9; ++k)
+      d[columns[k]] = doubles(v[k]);
+    return d;
+  }
+
+  // The numbers `simulate` prints (integrators::print_summary), by name; the warnings it prints
+  // (the model's conditioning, then the run's).
+  py::dict summary_of(const studies::SimulationResult &r, std::vector<std::string> warnings)
+  {
+    const auto &s = r.history.summary;
+    py::dict    d;
+    d["solver"]                 = s.solver;
+    d[py::str(s.step_name)]     = s.steps;
+    d["impacts"]                = s.impacts;
+    d["sticking_time"]          = s.sticking_time;
+    d["initial_energy"]         = s.initial_energy;
+    d["final_energy"]           = s.final_energy;
+    d["balance_error"]          = s.balance_error;
+    d["relative_balance_error"] = s.relative_balance_error;
+    d["wall_time"]              = s.wall_time;
+    d["frames"]                 = r.n_frames;
+    for (const auto &[name, value] : s.counters)
+      d[py::str(name)] = value;
+    warnings.insert(warnings.end(), s.warnings.begin(), s.warnings.end());
+    d["warnings"] = warnings;
+    return d;
+  }
+
+  // Columns of a table given as rows (branch.csv).
+  py::dict table_columns(const std::vector<std::string> &columns, const std::vector<std::vector<double>> &rows)
+  {
+    py::dict d;
+    for (std::size_t k = 0; k < columns.size(); ++k)
+      {
+        py::array_t<double> column(py::ssize_t(rows.size()));
+        auto                c = column.mutable_unchecked<1>();
+        for (std::size_t r = 0; r < rows.size(); ++r)
+          c(py::ssize_t(r)) = rows[r][k];
+        d[py::str(columns[k])] = column;
+      }
+    return d;
+  }
+
+  // The continuation gathers through MPI (one rank here): initialised on first use, as a
+  // singleton, with Python's signal handlers kept, and finalised when the interpreter exits.
+  void initialise_mpi()
+  {
+    int initialised = 0;
+    MPI_Initialized(&initialised);
+    if (initialised)
+      return;
+    struct sigaction python_int, python_term;
+    sigaction(SIGINT, nullptr, &python_int);
+    sigaction(SIGTERM, nullptr, &python_term);
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided);
+    sigaction(SIGINT, &python_int, nullptr);
+    sigaction(SIGTERM, &python_term, nullptr);
+    py::module_::import("atexit").attr("register")(py::cpp_function([] {
+      int finalised = 0;
+      MPI_Finalized(&finalised);
+      if (!finalised)
+        MPI_Finalize();
+    }));
+  }
+
+  // A case file read once (with its overrides), checked as the command line checks it.
+  class Case
+  {
+  public:
+    explicit Case(studies::CaseFile c)
+      : case_(std::make_shared<studies::CaseFile>(std::move(c)))
+    {}
+
+    static Case read(const std::string &path, const std::vector<std::string> &overrides)
+    {
+      return Case(studies::read_case_file(path, overrides));
+    }
+    static Case from_string(const std::string &text, const std::vector<std::string> &overrides)
+    {
+      return Case(studies::read_case_text("<string>", text, overrides));
+    }
+
+    const std::string &name() const { return case_->description.name; }
+    const std::string &filename() const { return case_->filename; }
+
+    py::dict modes(const std::optional<std::string> &output) const
+    {
+      auto setup = studies::prepare_modes(*case_);
+      std::unique_ptr<io::OutputFolder> out;
+      if (output)
+        out = std::make_unique<io::OutputFolder>(*output, "modes"); // checked before computing
+      const auto result = interruptible([&] { return studies::run_modes(std::move(setup)); });
+      if (out)
+        {
+          studies::write_modes(result, *out);
+          out->commit();
+        }
+      return modes_result(result);
+    }
+
+    py::dict simulate(const std::optional<std::string> &solver, const std::optional<std::string> &output) const
+    {
+      const studies::CaseFile *c = case_.get();
+      std::unique_ptr<studies::CaseFile> other;
+      if (solver && *solver != case_->solver_name)
+        {
+          auto overrides = case_->overrides;
+          overrides.push_back("Simulation/Solver=" + *solver);
+          other = std::make_unique<studies::CaseFile>(studies::reread_case_file(*case_, overrides));
+          c     = other.get();
+        }
+      auto       setup    = studies::prepare_simulation(*c, output.value_or(""), true);
+      const auto warnings = setup.warnings;
+      std::unique_ptr<io::OutputFolder> out;
+      if (output)
+        out = std::make_unique<io::OutputFolder>(*output, "simulate");
+      const std::filesystem::path frames = out ? out->staging() : std::filesystem::path();
+      const auto result = interruptible([&] { return studies::run_simulation(std::move(setup), frames); });
+      if (out)
+        {
+          studies::write_simulation(result, *out);
+          out->commit();
+        }
+      py::dict d;
+      d["history"]    = history_columns(result.history);
+      d["events"]     = event_columns(result.history);
+      d["statistics"] = statistics_columns(result.statistics);
+      d["summary"]    = summary_of(result, warnings);
+      return d;
+    }
+
+    py::dict continue_(const std::optional<std::string> &output) const
+    {
+      initialise_mpi();
+      auto setup = studies::prepare_continuation(*case_);
+      std::unique_ptr<io::OutputFolder> out;
+      if (output)
+        out = std::make_unique<io::OutputFolder>(*output, "continue");
+      auto      &[cc, model, flow] = setup;
+      const auto result =
+        interruptible([&, &cc = cc, &flow = flow] { return studies::run_continuation(cc, *flow, MPI_COMM_SELF, true); });
+      if (!result.any_orbit())
+        {
+          std::string why;
+          for (const auto &branch : result.branches)
+            why += "; " + branch.family + ": " + branch.stop_reason;
+          throw std::runtime_error("no periodic orbit converged" + why);
+        }
+      if (out)
+        {
+          studies::write_continuation(result, cc, *flow, *model, *out);
+          out->commit();
+        }
+      const auto table = studies::branch_table(result, cc, *flow, *model);
+      return table_columns(table.columns, table.rows);
+    }
+
+  private:
+    std::shared_ptr<const studies::CaseFile> case_;
+  };
+
+  void bind_errors(py::module_ &m)
+  {
+    static py::exception<io::InputError> input_error(m, "InputError", PyExc_ValueError);
+    static py::exception<std::runtime_error> numerical_error(m, "NumericalError", PyExc_RuntimeError);
+    py::register_exception_translator([](std::exception_ptr p) {
+      try
+        {
+          if (p)
+            std::rethrow_exception(p);
+        }
+      catch (const io::InputError &e)
+        {
+          input_error(e.what());
+        }
+      catch (const io::Interrupted &)
+        {
+          PyErr_SetNone(PyExc_KeyboardInterrupt);
+        }
+      catch (const io::WriteError &e)
+        {
+          PyErr_SetString(PyExc_OSError, e.what());
+        }
+      catch (const std::runtime_error &e)
+        {
+          numerical_error(e.what());
+        }
+    });
+  }
+} // namespace
+
+PYBIND11_MODULE(_vibroimpact, m)
+{
+  m.doc() = "vibroimpact: finite elements for beams, rods and supports that hit obstacles (compiled part)";
+  bind_errors(m);
+  py::class_<Case>(m, "Case")
+    .def(py::init(&Case::read), py::arg("path"), py::arg("overrides") = std::vector<std::string>{})
+    .def_static("from_string", &Case::from_string, py::arg("text"), py::arg("overrides") = std::vector<std::string>{})
+    .def_property_readonly("name", &Case::name)
+    .def_property_readonly("filename", &Case::filename)
+    .def("modes", &Case::modes, py::arg("output") = py::none())
+    .def("simulate", &Case::simulate, py::arg("solver") = py::none(), py::arg("output") = py::none())
+    .def("continue_", &Case::continue_, py::arg("output") = py::none());
+  m.def("solvers", [] { return integrators::SolverRegistry::names(); }, "The registered solvers (Simulation/Solver).");
+}
