@@ -108,11 +108,35 @@ TEST(ModalVerification, FixedFreeRodQuadraticElementsConvergeAtFourthOrder)
 TEST(ModalVerification, LumpedMassRodKeepsSecondOrder)
 {
   auto body        = test_cases::rod("rod", 8, 1);
-  body.lumped_mass = true;
+  body.lumped_fraction = 1.0;
   const auto result = study(single(body), studies::ExactSolution::fixed_free_rod, 3);
   EXPECT_NEAR(result.observed_rate(0, 2), 2.0, 0.05);
   // Lumped mass underestimates, consistent mass overestimates the frequencies.
   EXPECT_LT(result.rows.back().omegas[0], M_PI / 2);
+}
+
+TEST(ModalVerification, BlendedMassRodConvergesAtFourthOrder)
+{
+  // Half consistent (+(kh)^2/24), half lumped (-(kh)^2/24): the h^2 terms cancel and the
+  // frequencies approach the continuum's (2n - 1) omega_1 as h^4 (Ainsworth & Wajid 2010), with
+  // omega_h / omega - 1 = -(kh)^4 / 480 + O((kh)^6) (doc/periodic.md §7).
+  auto body            = test_cases::rod("rod", 8, 1);
+  body.lumped_fraction = 0.5;
+  const auto result    = study(single(body, 3), studies::ExactSolution::fixed_free_rod, 4); // 8 .. 64 elements
+  for (unsigned int mode = 0; mode < 3; ++mode)
+    EXPECT_NEAR(result.observed_rate(mode, 3), 4.0, 0.1) << "mode " << mode + 1;
+  const double kh = 5 * M_PI / 2 / 64; // mode 3 at 64 elements
+  EXPECT_NEAR(result.rows.back().relative_errors[2], std::pow(kh, 4) / 480, 0.05 * std::pow(kh, 4) / 480);
+  EXPECT_LT(result.rows.back().omegas[2], 5 * M_PI / 2) << "the blend lags (Ainsworth & Wajid)";
+}
+
+TEST(ModalVerification, BlendedMassQuadraticRodConvergesAtSixthOrder)
+{
+  // Degree p = 2 with f = p / (p + 1) = 2/3 lumped: order 2p + 2 = 6 instead of 4.
+  auto body            = test_cases::rod("rod", 2, 2);
+  body.lumped_fraction = 2.0 / 3.0;
+  const auto result    = study(single(body, 3), studies::ExactSolution::fixed_free_rod, 4); // 2 .. 16 elements
+  EXPECT_NEAR(result.observed_rate(2, 3), 6.0, 0.15);
 }
 
 TEST(ModalVerification, TwoDofChainGoldenRatioFrequencies)

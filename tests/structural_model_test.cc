@@ -68,7 +68,7 @@ TEST(BeamElement, HermiteShapeFunctionsInterpolateValuesAndPhysicalSlopes)
 TEST(BeamElement, LumpedMassIsHrzDiagonal)
 {
   auto b        = test_cases::beam("beam", 1, EndCondition::free, EndCondition::free, 0.5);
-  b.lumped_mass = true;
+  b.lumped_fraction = 1.0;
   const Eigen::MatrixXd M(structure::build_model(single(b)).mass);
   EXPECT_NEAR(M(0, 0), 0.25, 1e-15);
   EXPECT_NEAR(M(1, 1), std::pow(0.5, 3) / 78, 1e-15);

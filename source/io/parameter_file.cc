@@ -254,8 +254,19 @@ namespace vibroimpact::io
     throw std::logic_error("undeclared subsection family " + family);
   }
 
+  bool ParameterFile::has_section(const std::string &name) const
+  {
+    if (std::find(sections_.begin(), sections_.end(), name) != sections_.end())
+      return true;
+    for (const auto &o : overrides_)
+      if (o.compare(0, name.size() + 1, name + "/") == 0)
+        return true;
+    return false;
+  }
+
   void ParameterFile::add_instance(const std::string &subsection)
   {
+    sections_.push_back(subsection);
     for (auto &[family, names] : instances_)
       if (subsection.size() > family.size() + 1 && subsection.compare(0, family.size(), family) == 0 &&
           subsection[family.size()] == ' ')

@@ -1,4 +1,5 @@
-// The terminal progress bar (see io/progress_bar.h): drawn only on a terminal and without -q.
+// The terminal progress bar (see io/progress_bar.h): drawn only on a terminal and without -q,
+// redrawn in place with \r, a status text after it.
 #include <vibroimpact/io/progress_bar.h>
 
 #include <unistd.h>
@@ -24,6 +25,7 @@ namespace vibroimpact::io
   {
     if (!visible_ || finished_)
       return;
+    done_                 = done;
     const double fraction = std::clamp(done / total_, 0.0, 1.0);
     const int    permille = static_cast<int>(1000 * fraction);
     if (permille == last_permille_)
@@ -36,7 +38,7 @@ namespace vibroimpact::io
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const double remaining = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0.0;
     std::fprintf(stderr,
-                 "\r%s [%.*s%*s] %5.1f%%  %6.1fs elapsed, %6.1fs left",
+                 "\r%s [%.*s%*s] %5.1f%%  %6.1fs elapsed, %6.1fs left%s%s\033[K",
                  label_.c_str(),
                  filled,
                  "########################################",
@@ -44,8 +46,25 @@ namespace vibroimpact::io
                  "",
                  100 * fraction,
                  elapsed,
-                 remaining);
+                 remaining,
+                 status_.empty() ? "" : "  ",
+                 status_.c_str());
     std::fflush(stderr);
+  }
+
+  void ProgressBar::status(std::string text)
+  {
+    if (!visible_ || finished_)
+      return;
+    status_        = std::move(text);
+    last_permille_ = -1;
+    update(done_);
+  }
+
+  void ProgressBar::say(const std::string &line) const
+  {
+    if (visible_ && !finished_)
+      std::fprintf(stderr, "%s\n", line.c_str());
   }
 
   void ProgressBar::finish()

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -60,12 +61,19 @@ namespace vibroimpact::periodic
       std::string reason;
     };
 
-    // Counts the Newton iterations of the corrector that converges (each solve starts afresh).
+    // Counts the Newton iterations of the corrector that converges (each solve starts afresh),
+    // and tells settings.newton_iteration of each (a first shooting can take minutes).
     struct NewtonCounter : public NOX::Observer
     {
+      std::function<void(unsigned int, double)> report;
       unsigned int iterations = 0;
       void         runPreSolve(const NOX::Solver::Generic &) override { iterations = 0; }
-      void         runPostIterate(const NOX::Solver::Generic &) override { ++iterations; }
+      void         runPostIterate(const NOX::Solver::Generic &solver) override
+      {
+        ++iterations;
+        if (report)
+          report(iterations, solver.getSolutionGroup().getNormF());
+      }
     };
 
     // The shooting system in scaled unknowns, for LOCA's LAPACK group. Free families:
@@ -395,7 +403,8 @@ namespace vibroimpact::periodic
       auto &nox = list->sublist("NOX");
       nox.set("Nonlinear Solver", "Line Search Based");
       nox.sublist("Line Search").set("Method", "Full Step");
-      interface.counter = Teuchos::rcp(new NewtonCounter);
+      interface.counter         = Teuchos::rcp(new NewtonCounter);
+      interface.counter->report = settings.newton_iteration;
       nox.sublist("Solver Options").set<Teuchos::RCP<NOX::Observer>>("Observer", interface.counter);
       const bool debug = std::getenv("VIBROIMPACT_LOCA_DEBUG") != nullptr;
       nox.sublist("Printing").set("Output Information", debug ? 0x7fff : 0);

@@ -72,7 +72,7 @@ namespace vibroimpact::structure
                       m[i][j] += rhoA * N[i] * N[j] * w;
                     }
               }
-            if (description().lumped_mass)
+            if (description().lumped_fraction == 1.0) // blends are refused for beams (case_parameters.cc)
               {
                 // HRZ: the consistent diagonal scaled so that the translations carry rho A h,
                 // which gives rho A h / 2 and rho A h^3 / 78.

@@ -108,6 +108,33 @@ namespace vibroimpact::structure
                       name + "'");
     }
 
+    // Mass matrix and Lumped fraction into BodyDescription::lumped_fraction.
+    void bind_mass_matrix(ParameterSection &s, BodyDescription &body)
+    {
+      enum class MassMatrix
+      {
+        consistent,
+        lumped,
+        blended
+      };
+      MassMatrix kind     = body.lumped_fraction == 1.0 ? MassMatrix::lumped : MassMatrix::consistent;
+      double     fraction = 0.5;
+      s.add("Mass matrix", kind,
+            Choices<MassMatrix>{{"consistent", MassMatrix::consistent},
+                                {"lumped", MassMatrix::lumped},
+                                {"blended", MassMatrix::blended}},
+            "consistent, lumped (beam: HRZ diagonal; rod: row sums), or blended (rod only: (1 - f) consistent + f "
+            "lumped, f = Lumped fraction).");
+      s.add("Lumped fraction", fraction, io::in_range(0, 1),
+            "f of a blended mass matrix. 1/2 for linear and 2/3 for quadratic elements cancel the leading "
+            "dispersion error: the frequency error falls as h^4 and h^6 (Ainsworth & Wajid 2010).");
+      if (!s.reading())
+        return;
+      if (kind == MassMatrix::blended && body.type != BodyType::rod)
+        s.fail("Mass matrix", "blended is for rods only (a beam takes consistent or lumped)");
+      body.lumped_fraction = kind == MassMatrix::consistent ? 0.0 : kind == MassMatrix::lumped ? 1.0 : fraction;
+    }
+
     void bind_body(ParameterSection &s, BodyDescription &body, const std::string &name)
     {
       body.name = name;
@@ -130,8 +157,7 @@ namespace vibroimpact::structure
       bind_end(s, "Left end", body.left, body.type,
                "End condition at x = 0. Beam: free|pinned|clamped|sliding; rod: free|fixed.");
       bind_end(s, "Right end", body.right, body.type, "End condition at x = L (same choices).");
-      s.add("Mass matrix", body.lumped_mass, Choices<bool>{{"consistent", false}, {"lumped", true}},
-            "consistent, or lumped (beam: HRZ diagonal; rod: row sums).");
+      bind_mass_matrix(s, body);
       s.add("Origin", body.origin, "Where x = 0 is drawn (output only).");
       s.add("Axis", body.axis, "Direction of increasing x in space; a rod moves along it (output only).");
       s.add("Deflection direction", body.deflection,

@@ -74,7 +74,7 @@ namespace vibroimpact::structure
         c.mass_per_length = d.mass_per_length;
         c.left            = continuum_end(d.left);
         c.right           = continuum_end(d.right);
-        c.lumped_mass     = d.lumped_mass;
+        c.lumped_mass     = d.lumped_fraction == 1.0;
         c.first_dof       = assembly.offset(b);
         c.n_dofs          = body->n_dofs();
         if (d.type != BodyType::mass)

@@ -108,7 +108,8 @@ namespace vibroimpact::studies
     file.section(
       "Continuation",
       [&](io::ParameterSection &s) {
-        c.continuation.filename = file.filename();
+        c.continuation.filename      = file.filename();
+        c.continuation.section_given = file.has_section("Continuation");
         periodic::bind_continuation_parameters(s, c.continuation);
       },
       {"continue"});

@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
@@ -123,6 +124,29 @@ namespace vibroimpact::studies
       gp << "\n";
       io::run_gnuplot(out / "fep.gp", gp.str());
     }
+    // On a terminal, before the first orbit (which can take minutes on a fine model): what is
+    // solved, its size and bounds, and, for a case without a Continuation section, that the
+    // defaults are in force.
+    void announce(const io::ProgressBar &bar, const periodic::ContinuationCase &cc,
+                  const periodic::PeriodicFlowMap &flow, const std::string &label,
+                  const periodic::ContinuationSettings &settings)
+    {
+      if (!bar.visible())
+        return;
+      const bool         free     = cc.kind == periodic::OrbitKind::free;
+      const unsigned int unknowns = static_cast<unsigned int>(flow.dimension()) + (free ? 2u : 0u);
+      std::ostringstream line;
+      if (!cc.section_given)
+        line << cc.filename << " has no Continuation section: its defaults (vibroimpact parameters continue) apply.\n";
+      line << label << ": shooting on the " << flow.name() << " map, " << unknowns
+           << (free ? " unknowns (start state, period, unfolding α), energy up to " : " unknowns (start state), frequency up to ")
+           << (free ? settings.max_energy : settings.max_frequency) << ", at most " << settings.max_points
+           << " orbits, " << settings.max_newton << " Newton iterations each";
+      if (cc.start == periodic::StartKind::simulation || cc.start == periodic::StartKind::simulated_mode)
+        line << "; the start is simulated over " << cc.simulation_time << " first";
+      bar.say(line.str());
+    }
+
     // One family's branch: the settings it runs with and the continuation itself.
     periodic::Branch compute_family(const periodic::ContinuationCase &cc, periodic::PeriodicFlowMap &flow,
                                     const double family, const bool quiet)
@@ -140,9 +164,16 @@ namespace vibroimpact::studies
             settings.max_energy = cc.max_energy_factor * flow.grazing_energy(settings.mode);
         }
       io::ProgressBar  bar(label, settings.max_points, quiet);
+      announce(bar, cc, flow, label, settings);
       // On SIGINT/SIGTERM the branch ends at its next flow evaluation (LOCA unwinds) and keeps
       // the points converged so far; rank 0 writes them marked INTERRUPTED.
-      const auto progress = [&](const periodic::BranchPoint &, unsigned int k) { bar.update(k + 1); };
+      unsigned int points   = 0;
+      const auto   progress = [&](const periodic::BranchPoint &, unsigned int k) { bar.update(points = k + 1); };
+      settings.newton_iteration = [&](const unsigned int iteration, const double residual) {
+        char text[96];
+        std::snprintf(text, sizeof text, "orbit %u: Newton iteration %u, |F| = %.2g", points + 1, iteration, residual);
+        bar.status(text);
+      };
       periodic::Branch branch;
       try
         {

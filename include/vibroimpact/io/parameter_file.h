@@ -50,6 +50,10 @@ namespace vibroimpact::io
     // The instance names of one family, in the order the file gives them.
     const std::vector<std::string> &instances(const std::string &family) const;
 
+    // Whether the file has a top-level subsection of this name, or an override sets an entry
+    // in it (a verb can then say that it runs on that section's defaults).
+    bool has_section(const std::string &name) const;
+
     // Binds one subsection (declares or reads it, see ParameterSection). verbs: the verbs that
     // read it (empty: every verb); used to filter the documentation.
     void section(const std::string                                   &path,
@@ -90,6 +94,7 @@ namespace vibroimpact::io
     std::vector<std::string>                                 overrides_;
     std::vector<std::pair<std::string, std::vector<std::string>>> instances_;
     std::vector<std::string>                                 line_paths_; // prm: path at each line
+    std::vector<std::string>                                 sections_;   // top-level subsections
     std::unique_ptr<dealii::ParameterHandler>                handler_;
     std::string                                              verb_; // documentation filter
     bool                                                     parsed_ = false;

@@ -14,6 +14,10 @@ namespace vibroimpact::io
 
     void update(double done);
     void finish();
+    // A short text after the bar (what is being solved now), redrawn at once.
+    void status(std::string text);
+    // A line of its own above the bar (what the bar is about), only where the bar is drawn.
+    void say(const std::string &line) const;
 
     // Whether a bar would be drawn at all (a terminal, not quiet).
     bool visible() const { return visible_; }
@@ -22,6 +26,8 @@ namespace vibroimpact::io
     std::string                           label_;
     double                                total_;
     bool                                  visible_;
+    std::string                           status_;
+    double                                done_          = 0.0;
     int                                   last_permille_ = -1;
     bool                                  finished_      = false;
     std::chrono::steady_clock::time_point start_;

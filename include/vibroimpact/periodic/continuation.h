@@ -42,6 +42,9 @@ namespace vibroimpact::periodic
     unsigned int max_restarts = 10;
     double       restart_jump = 1e-3;
     bool         quiet        = true; // no progress bar for the set-up (a forced response settling)
+    // Called after every Newton iteration of a corrector with its count and the scaled ‖F‖
+    // (progress from the first second: the first shooting on a fine model can take minutes).
+    std::function<void(unsigned int iteration, double residual)> newton_iteration;
   };
 
   struct BranchPoint

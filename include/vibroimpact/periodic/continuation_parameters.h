@@ -37,6 +37,7 @@ namespace vibroimpact::periodic
   struct ContinuationCase
   {
     std::string               filename;
+    bool                      section_given = true; // false: the case file has no Continuation section
     std::string               flow_map = "event-driven"; // a name in FlowMapRegistry
     OrbitKind                 kind = OrbitKind::free;
     std::vector<double>       families{1}; // linear modes the free families leave

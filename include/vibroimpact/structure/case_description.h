@@ -59,7 +59,9 @@ namespace vibroimpact::structure
     unsigned int degree      = 1;       // rod only
     EndCondition left        = EndCondition::free;
     EndCondition right       = EndCondition::free;
-    bool         lumped_mass = false;
+    // Mass matrix = (1 - f) consistent + f lumped: 0 consistent, 1 lumped, a blend for rods
+    // (f = p/(p+1) removes the leading dispersion error of degree-p elements).
+    double lumped_fraction = 0.0;
 
     // Placement in space, for drawing only.
     std::array<double, 3> origin{{0, 0, 0}};
