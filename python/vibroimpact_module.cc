@@ -179,21 +179,6 @@ namespace
     return d;
   }
 
-  // Columns of a table given as rows (branch.csv).
-  py::dict table_columns(const std::vector<std::string> &columns, const std::vector<std::vector<double>> &rows)
-  {
-    py::dict d;
-    for (std::size_t k = 0; k < columns.size(); ++k)
-      {
-        py::array_t<double> column(py::ssize_t(rows.size()));
-        auto                c = column.mutable_unchecked<1>();
-        for (std::size_t r = 0; r < rows.size(); ++r)
-          c(py::ssize_t(r)) = rows[r][k];
-        d[py::str(columns[k])] = column;
-      }
-    return d;
-  }
-
   // The columns of a CSV file a study writes (its io::CsvTable): numbers and counts as doubles,
   // text as str.
   py::dict csv_columns(const io::CsvTable &table)
@@ -350,8 +335,7 @@ namespace
           studies::write_continuation(result, cc, *flow, *model, *out);
           out->commit();
         }
-      const auto table = studies::branch_table(result, cc, *flow, *model);
-      return table_columns(table.columns, table.rows);
+      return csv_columns(studies::branch_table(result, cc, *flow, *model));
     }
 
     py::dict compare(const std::optional<std::string> &output) const
