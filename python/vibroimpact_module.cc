@@ -10,9 +10,12 @@
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/studies/case_file.h>
+#include <vibroimpact/studies/comparison_study.h>
 #include <vibroimpact/studies/continuation_study.h>
+#include <vibroimpact/studies/convergence_study.h>
 #include <vibroimpact/studies/modes_study.h>
 #include <vibroimpact/studies/simulation_study.h>
+#include <vibroimpact/studies/sweep_study.h>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -176,22 +179,52 @@ namespace
     return d;
   }
 
-  // Columns of a table given as rows (branch.csv).
-  py::dict table_columns(const std::vector<std::string> &columns, const std::vector<std::vector<double>> &rows)
+  // The columns of a CSV file a study writes (its io::CsvTable): numbers and counts as doubles,
+  // text as str.
+  py::dict csv_columns(const io::CsvTable &table)
   {
     py::dict d;
-    for (std::size_t k = 0; k < columns.size(); ++k)
-      {
-        py::array_t<double> column(py::ssize_t(rows.size()));
-        auto                c = column.mutable_unchecked<1>();
-        for (std::size_t r = 0; r < rows.size(); ++r)
-          c(py::ssize_t(r)) = rows[r][k];
-        d[py::str(columns[k])] = column;
-      }
+    for (const auto &c : table.columns)
+      d[py::str(c.name)] = c.kind == io::CsvTable::Column::Kind::text ? strings(c.cells) : doubles(c.numbers);
     return d;
   }
 
-  // The continuation gathers through MPI (one rank here): initialised on first use, as a
+  // A study's CSV files by stem ("poincare.csv" -> "poincare").
+  py::dict csv_files(const std::vector<std::pair<std::string, io::CsvTable>> &tables)
+  {
+    py::dict d;
+    for (const auto &[file, table] : tables)
+      d[py::str(file.substr(0, file.size() - 4))] = csv_columns(table);
+    return d;
+  }
+
+  // The frequency study's rows (it writes convergence.txt only): elements, dofs and ω per row.
+  py::dict modal_convergence_result(const studies::ModalConvergence &m)
+  {
+    std::vector<double> elements, dofs;
+    const auto          n_modes = m.rows.empty() ? py::ssize_t(0) : py::ssize_t(m.rows.front().omegas.size());
+    py::array_t<double> omegas({py::ssize_t(m.rows.size()), n_modes}), errors({py::ssize_t(m.rows.size()), n_modes});
+    auto                o = omegas.mutable_unchecked<2>(), e = errors.mutable_unchecked<2>();
+    for (std::size_t r = 0; r < m.rows.size(); ++r)
+      {
+        elements.push_back(double(m.rows[r].n_elements));
+        dofs.push_back(double(m.rows[r].n_dofs));
+        for (py::ssize_t j = 0; j < n_modes; ++j)
+          {
+            o(py::ssize_t(r), j) = m.rows[r].omegas.at(std::size_t(j));
+            e(py::ssize_t(r), j) = m.rows[r].relative_errors.at(std::size_t(j));
+          }
+      }
+    py::dict d;
+    d["elements"]        = doubles(elements);
+    d["dofs"]            = doubles(dofs);
+    d["omegas"]          = omegas;
+    d["relative_errors"] = errors;
+    d["reference"]       = doubles(m.reference);
+    return d;
+  }
+
+  // The continuation and the sweep gather through MPI (one rank here): initialised on first use, as a
   // singleton, with Python's signal handlers kept, and finalised when the interpreter exits.
   void initialise_mpi()
   {
@@ -302,8 +335,83 @@ namespace
           studies::write_continuation(result, cc, *flow, *model, *out);
           out->commit();
         }
-      const auto table = studies::branch_table(result, cc, *flow, *model);
-      return table_columns(table.columns, table.rows);
+      return csv_columns(studies::branch_table(result, cc, *flow, *model));
+    }
+
+    py::dict compare(const std::optional<std::string> &output) const
+    {
+      auto setup = studies::prepare_comparison(*case_, true);
+      std::unique_ptr<io::OutputFolder> out;
+      if (output)
+        out = std::make_unique<io::OutputFolder>(*output, "compare");
+      const auto result = interruptible([&] { return studies::run_comparison(std::move(setup)); });
+      if (out)
+        {
+          studies::write_comparison(result, *out);
+          out->commit();
+        }
+      py::dict runs, impacts, support;
+      for (const auto &run : result.runs)
+        {
+          py::dict r;
+          r["solver"]     = run.solver_name;
+          r["history"]    = history_columns(run.history);
+          r["events"]     = event_columns(run.history);
+          r["statistics"] = statistics_columns(run.statistics);
+          r["warnings"]   = run.history.summary.warnings;
+          runs[py::str(run.name)] = r;
+        }
+      for (const auto &[file, table] : studies::comparison_tables(result))
+        if (file.rfind("impacts_", 0) == 0) // impacts_<run>.csv
+          impacts[py::str(file.substr(8, file.size() - 12))] = csv_columns(table);
+        else
+          support = csv_columns(table);
+      py::dict d;
+      d["runs"]               = runs;
+      d["reference"]          = result.runs[result.reference].name;
+      d["impacts"]            = impacts;
+      d["support_statistics"] = support;
+      d["text"]               = studies::comparison_text(result);
+      return d;
+    }
+
+    py::dict converge(const std::optional<std::string> &output) const
+    {
+      const auto setup = studies::prepare_convergence(*case_);
+      std::unique_ptr<io::OutputFolder> out;
+      if (output)
+        out = std::make_unique<io::OutputFolder>(*output, "converge");
+      const auto result = interruptible([&] { return studies::run_convergence(setup); });
+      if (out)
+        {
+          studies::write_convergence(result, *out);
+          out->commit();
+        }
+      py::dict d;
+      d["convergence"] = result.response ? csv_columns(result.response->table()) : py::dict();
+      d["frequencies"] = result.frequencies ? py::object(modal_convergence_result(*result.frequencies)) : py::none();
+      d["text"]        = result.table;
+      d["warnings"]    = result.warnings;
+      return d;
+    }
+
+    py::dict sweep(const std::optional<std::string> &output) const
+    {
+      initialise_mpi();
+      const studies::OneBlasThread one_blas_thread; // as the command line: its numbers to the last bit
+      const auto                   setup = studies::prepare_sweep(*case_);
+      std::unique_ptr<io::OutputFolder> out;
+      if (output)
+        out = std::make_unique<io::OutputFolder>(*output, "sweep");
+      const auto result = interruptible([&] { return studies::run_sweep(setup, MPI_COMM_SELF); });
+      if (out)
+        {
+          studies::write_sweep(result, *out);
+          out->commit();
+        }
+      py::dict d  = csv_files(studies::sweep_tables(result));
+      d["text"]   = result.summary;
+      return d;
     }
 
   private:
@@ -351,6 +459,9 @@ PYBIND11_MODULE(_vibroimpact, m)
     .def_property_readonly("filename", &Case::filename)
     .def("modes", &Case::modes, py::arg("output") = py::none())
     .def("simulate", &Case::simulate, py::arg("solver") = py::none(), py::arg("output") = py::none())
-    .def("continue_", &Case::continue_, py::arg("output") = py::none());
+    .def("continue_", &Case::continue_, py::arg("output") = py::none())
+    .def("compare", &Case::compare, py::arg("output") = py::none())
+    .def("converge", &Case::converge, py::arg("output") = py::none())
+    .def("sweep", &Case::sweep, py::arg("output") = py::none());
   m.def("solvers", [] { return integrators::SolverRegistry::names(); }, "The registered solvers (Simulation/Solver).");
 }

@@ -106,8 +106,8 @@ TEST(ParameterSweep, SharesOfTwoAndThreeRanksMergeToTheSerialRun)
   // The written Poincaré tables are the same text.
   const auto dir = std::filesystem::temp_directory_path() / "vibroimpact_sweep_test";
   std::filesystem::create_directories(dir);
-  studies::write_poincare_csv(dir / "serial.csv", serial);
-  studies::write_poincare_csv(dir / "three.csv", three);
+  io::write_csv_table(dir / "serial.csv", studies::poincare_table(serial));
+  io::write_csv_table(dir / "three.csv", studies::poincare_table(three));
   const std::string text = read_text(dir / "serial.csv");
   EXPECT_EQ(text, read_text(dir / "three.csv"));
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1 + 5 * 4);

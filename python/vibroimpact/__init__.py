@@ -11,12 +11,14 @@ Nothing is written unless output="dir" is given (then exactly what the command l
 Bad input raises InputError (a ValueError) with the command line's one-line message; a numerical
 failure raises NumericalError (a RuntimeError); Ctrl-C raises KeyboardInterrupt.
 """
+import os as _os
 from collections.abc import Mapping as _Mapping
 
 from ._vibroimpact import Case as _Case
 from ._vibroimpact import InputError, NumericalError, solvers
 
-__all__ = ["Case", "InputError", "NumericalError", "Modes", "Simulation", "solvers"]
+__all__ = ["Case", "InputError", "NumericalError", "Modes", "Simulation", "Comparison", "Convergence", "Sweep",
+           "solvers"]
 
 
 def _value_text(value):
@@ -36,6 +38,11 @@ def _override_list(overrides):
     if not isinstance(overrides, _Mapping):
         raise TypeError("overrides: a mapping {'Section/Entry': value}")
     return ["%s=%s" % (entry, _value_text(value)) for entry, value in overrides.items()]
+
+
+def _folder(output):
+    """The output folder as the compiled module takes it (a str or a path), or None."""
+    return None if output is None else _os.fspath(output)
 
 
 class _Result:
@@ -59,6 +66,25 @@ class Simulation(_Result):
     of history.csv, events.csv and statistics.csv) and summary (the numbers the run prints)."""
 
 
+class Comparison(_Result):
+    """Case.compare(): runs (name -> {solver, history, events, statistics, warnings}: the columns of
+    <run>/history.csv, events.csv and statistics.csv), reference (the reference run's name), impacts
+    (run -> the columns of impacts_<run>.csv), support_statistics (the columns of
+    support_statistics.csv; empty without clearance supports) and text (comparison.txt)."""
+
+
+class Convergence(_Result):
+    """Case.converge(): convergence (the columns of convergence.csv; empty for a frequency study),
+    frequencies (a frequency study: elements, dofs, omegas[row, mode], relative_errors[row, mode],
+    reference; else None), text (convergence.txt) and warnings."""
+
+
+class Sweep(_Result):
+    """Case.sweep(): the columns of each CSV file the sweep writes, by its stem (poincare, impacts,
+    sweep_summary; or for a seed ensemble realizations, ensemble, ensemble_spectra) and text
+    (sweep.txt)."""
+
+
 class Case:
     """A case file (.prm or .json) with overrides {"Section/Entry": value}, read and checked once."""
 
@@ -79,16 +105,29 @@ class Case:
 
     def modes(self, output=None):
         """Natural frequencies and mode shapes (`vibroimpact modes`)."""
-        return Modes(self._case.modes(output))
+        return Modes(self._case.modes(_folder(output)))
 
     def simulate(self, solver=None, output=None):
         """A time history by the case's solver, or by `solver` (`vibroimpact simulate`)."""
-        return Simulation(self._case.simulate(solver, output))
+        return Simulation(self._case.simulate(solver, _folder(output)))
 
     def continue_(self, output=None):
         """Periodic orbits by shooting and continuation (`vibroimpact continue`): branch.csv's
         columns, one row per orbit."""
-        return self._case.continue_(output)
+        return self._case.continue_(_folder(output))
+
+    def compare(self, output=None):
+        """Every "Run <name>" of the case against the reference run (`vibroimpact compare`)."""
+        return Comparison(self._case.compare(_folder(output)))
+
+    def converge(self, output=None):
+        """The Convergence subsection's refinement study (`vibroimpact converge`)."""
+        return Convergence(self._case.converge(_folder(output)))
+
+    def sweep(self, output=None):
+        """The Sweep subsection's parameter sweep or seed ensemble (`vibroimpact sweep`), serial:
+        MPI stays with the command line."""
+        return Sweep(self._case.sweep(_folder(output)))
 
     def __repr__(self):
         return "vibroimpact.Case(%r)" % self._case.filename

@@ -15,28 +15,12 @@
 #include "rank_zero.h"
 #include "verbs.h"
 
-#include <dlfcn.h>
-
 #include <cstdio>
 #include <iostream>
 #include <memory>
 
 namespace vibroimpact::app
 {
-  namespace
-  {
-    // OpenBLAS splits a product among as many threads as it sees cores, and the partial sums then
-    // round differently: one BLAS thread per rank makes every value's result the same whatever
-    // the number of ranks (the parallelism of a sweep is its ranks). Looked up at run time, so
-    // that any BLAS links.
-    void use_one_blas_thread()
-    {
-      using Setter = void (*)(int);
-      if (const auto set = reinterpret_cast<Setter>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-        set(1);
-    }
-  } // namespace
-
   int run_sweep(const CommonOptions &options, int &argc, char **&argv)
   {
     dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
@@ -45,7 +29,7 @@ namespace vibroimpact::app
     const unsigned int rank    = dealii::Utilities::MPI::this_mpi_process(comm);
     const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
     const bool         root    = rank == 0;
-    use_one_blas_thread();
+    const studies::OneBlasThread one_blas_thread; // the same results on any number of ranks
 
     studies::SweepSetup setup;
     std::string         destination;

@@ -1,6 +1,5 @@
 // The comparison study (see the header): the case's runs, their differences and their files.
 #include <vibroimpact/integrators/run_bounds.h>
-#include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/write_error.h>
@@ -62,26 +61,41 @@ namespace vibroimpact::studies
     return result;
   }
 
-  namespace
+  std::vector<std::pair<std::string, io::CsvTable>> comparison_tables(const ComparisonResult &result)
   {
-    void write_support_table(const ComparisonResult &result, io::OutputFolder &out)
-    {
-      std::unique_ptr<io::CsvWriter> table;
-      for (const auto &run : result.runs)
-        for (const auto &s : run.statistics)
-          {
-            if (!table)
-              table = std::make_unique<io::CsvWriter>(
-                out / "support_statistics.csv",
-                std::vector<std::string>{"run", "solver", "support", "impacts", "impact_rate", "contact_fraction",
-                                         "rms_force", "peak_force", "impact_work", "work_rate"});
-            table->write_cells({run.name, run.solver_name, s.name, io::CsvWriter::format(double(s.impacts)),
-                                io::CsvWriter::format(s.impact_rate), io::CsvWriter::format(s.contact_fraction),
-                                io::CsvWriter::format(s.rms_force), io::CsvWriter::format(s.peak_force),
-                                io::CsvWriter::format(s.impact_work), io::CsvWriter::format(s.work_rate)});
-          }
-    }
-  } // namespace
+    using Kind = io::CsvTable::Column::Kind;
+    std::vector<std::pair<std::string, io::CsvTable>> tables;
+    io::CsvTable support;
+    for (const char *name : {"run", "solver", "support"})
+      support.add(name, Kind::text);
+    for (const char *name :
+         {"impacts", "impact_rate", "contact_fraction", "rms_force", "peak_force", "impact_work", "work_rate"})
+      support.add(name);
+    for (const auto &run : result.runs)
+      for (const auto &s : run.statistics)
+        {
+          const double values[7] = {double(s.impacts), s.impact_rate, s.contact_fraction, s.rms_force,
+                                    s.peak_force,      s.impact_work, s.work_rate};
+          support.columns[0].cells.push_back(run.name);
+          support.columns[1].cells.push_back(run.solver_name);
+          support.columns[2].cells.push_back(s.name);
+          for (std::size_t k = 0; k < 7; ++k)
+            support.columns[3 + k].numbers.push_back(values[k]);
+        }
+    if (support.n_rows() > 0) // written with clearance supports only
+      tables.emplace_back("support_statistics.csv", std::move(support));
+    for (const auto &difference : result.reports)
+      tables.emplace_back("impacts_" + difference.candidate + ".csv", matches_table(difference));
+    return tables;
+  }
+
+  std::string comparison_text(const ComparisonResult &result)
+  {
+    std::ostringstream report;
+    for (const auto &difference : result.reports)
+      write_report(report, difference);
+    return report.str();
+  }
 
   void write_comparison(const ComparisonResult &result, io::OutputFolder &out)
   {
@@ -96,14 +110,9 @@ namespace vibroimpact::studies
           write_support_statistics(folder, run.model, run.history, run.statistics, false);
         names.push_back(run.name);
       }
-    write_support_table(result, out);
-    std::ostringstream report;
-    for (const auto &difference : result.reports)
-      {
-        write_report(report, difference);
-        write_matches_csv(out / ("impacts_" + difference.candidate + ".csv"), difference);
-      }
-    io::write_file(out / "comparison.txt", report.str());
+    for (const auto &[file, table] : comparison_tables(result))
+      io::write_csv_table(out / file, table);
+    io::write_file(out / "comparison.txt", comparison_text(result));
     for (const auto &contact : result.runs[result.reference].history.contact_names())
       plot_overlay(out.staging(), names, "gap_" + contact, "gap of contact " + contact);
     plot_overlay(out.staging(), names, "total_energy", "total energy");

@@ -313,20 +313,20 @@ namespace vibroimpact::studies
     return result;
   }
 
-  BranchTable branch_table(const ContinuationResult &result, const periodic::ContinuationCase &cc,
-                           periodic::PeriodicFlowMap &flow, const model::StructuralModel &m)
+  io::CsvTable branch_table(const ContinuationResult &result, const periodic::ContinuationCase &cc,
+                            periodic::PeriodicFlowMap &flow, const model::StructuralModel &m)
   {
-    const auto &branches = result.branches;
-    BranchTable table;
-    table.columns = {"family", "point", "period", "frequency", "energy", "impacts", "sticking_phases",
+    const auto              &branches = result.branches;
+    std::vector<std::string> columns  = {"family", "point", "period", "frequency", "energy", "impacts", "sticking_phases",
                      "max_multiplier", "multiplier_2", "stable", "newton_iterations", "residual", "admissible",
                      "fold", "period_doubling", "impacts_changed", "unfolding", "min_gap", "min_impact_velocity",
                      "max_penetration", "grazing_gap", "restarted", "jumped"};
     for (const auto &probe : m.probes)
       {
-        table.columns.push_back("u_" + probe.name);
-        table.columns.push_back("v_" + probe.name);
+        columns.push_back("u_" + probe.name);
+        columns.push_back("v_" + probe.name);
       }
+    io::CsvTable table(columns);
     // The probes at t = phase T: one sampled period, 360 samples (the phase rounded to 1/360).
     const unsigned int phase_index = static_cast<unsigned int>(std::lround(cc.sampling_phase * 360)) % 360;
     for (std::size_t b = 0; b < branches.size(); ++b)
@@ -352,7 +352,7 @@ namespace vibroimpact::studies
                   row.push_back(probe.row.dot(samples.velocity[phase_index]));
                 }
             }
-          table.rows.push_back(std::move(row));
+          table.add_row(row);
         }
     return table;
   }
@@ -361,12 +361,7 @@ namespace vibroimpact::studies
                           periodic::PeriodicFlowMap &flow, const model::StructuralModel &m, io::OutputFolder &out)
   {
     const auto &branches = result.branches;
-    {
-      const auto    table = branch_table(result, cc, flow, m);
-      io::CsvWriter csv(out / "branch.csv", table.columns); // closed (flushed) before gnuplot reads it
-      for (const auto &row : table.rows)
-        csv.write_row(row);
-    }
+    io::write_csv_table(out / "branch.csv", branch_table(result, cc, flow, m)); // closed before gnuplot reads it
     for (std::size_t b = 0; b < branches.size(); ++b)
       for (const double k : cc.orbit_points)
         if (k < branches[b].points.size())

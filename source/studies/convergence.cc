@@ -1,7 +1,6 @@
 // Convergence of response quantities (impacts, forces, norms of history columns) under mesh,
 // time-step or mode refinement, against exact values, a reference run or the finest cycle.
 #include <vibroimpact/integrators/run_bounds.h>
-#include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/gnuplot.h>
 #include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/io/parameter_section.h>
@@ -375,7 +374,7 @@ namespace vibroimpact::studies
     table.write_text(out, dealii::TableHandler::org_mode_table);
   }
 
-  void ResponseConvergence::write_csv(const std::filesystem::path &file) const
+  io::CsvTable ResponseConvergence::table() const
   {
     std::vector<std::string> columns{"cycle", "elements", "time_step", "modes", "wall_time"};
     for (std::size_t q = 0; q < quantities.size(); ++q)
@@ -383,7 +382,7 @@ namespace vibroimpact::studies
         columns.push_back("value_" + std::to_string(q + 1));
         columns.push_back("error_" + std::to_string(q + 1));
       }
-    io::CsvWriter csv(file, columns);
+    io::CsvTable table(columns);
     for (const auto &row : rows)
       {
         std::vector<double> values{double(row.cycle), double(row.n_elements), row.time_step, double(row.n_modes),
@@ -393,8 +392,9 @@ namespace vibroimpact::studies
             values.push_back(row.values[q]);
             values.push_back(row.errors[q]);
           }
-        csv.write_row(values);
+        table.add_row(values);
       }
+    return table;
   }
 
   void ResponseConvergence::plot(const std::filesystem::path &folder) const

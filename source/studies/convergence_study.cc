@@ -91,7 +91,7 @@ namespace vibroimpact::studies
   {
     if (result.response)
       {
-        result.response->write_csv(out / "convergence.csv");
+        io::write_csv_table(out / "convergence.csv", result.response->table());
         result.response->plot(out.staging());
       }
     io::write_file(out / "convergence.txt", result.table);

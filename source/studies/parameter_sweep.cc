@@ -1,6 +1,6 @@
 // The parameter sweep: one solver run per value of a swept parameter (forcing frequency, gap,
 // amplitude, seed), sampled stroboscopically into Poincaré points, impacts and sticking.
-#include <vibroimpact/io/csv_writer.h>
+#include <vibroimpact/io/csv_table.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/model/modal_analysis.h>
@@ -402,28 +402,31 @@ namespace vibroimpact::studies
     return all;
   }
 
-  void write_poincare_csv(const std::filesystem::path &file, const std::vector<SweepValueResult> &results)
+  io::CsvTable poincare_table(const std::vector<SweepValueResult> &results)
   {
-    io::CsvWriter csv(file, {"value", "omega", "period", "time", "u", "v", "gap", "stuck"});
+    io::CsvTable table({"value", "omega", "period", "time", "u", "v", "gap", "stuck"});
     for (const auto &r : results)
       for (const auto &p : r.points)
-        csv.write_row({r.value, r.omega, double(p.period), p.time, p.u, p.v, p.gap, p.stuck ? 1.0 : 0.0});
+        table.add_row({r.value, r.omega, double(p.period), p.time, p.u, p.v, p.gap, p.stuck ? 1.0 : 0.0});
+    return table;
   }
 
-  void write_impacts_csv(const std::filesystem::path &file, const std::vector<SweepValueResult> &results)
+  io::CsvTable impacts_table(const std::vector<SweepValueResult> &results)
   {
-    io::CsvWriter csv(file, {"value", "omega", "time", "phase", "contact", "velocity", "sticks"});
+    io::CsvTable table({"value", "omega", "time", "phase", "contact", "velocity", "sticks"});
     for (const auto &r : results)
       for (const auto &e : r.impact_points)
-        csv.write_row({r.value, r.omega, e.time, e.phase, double(e.contact), e.velocity, e.sticks ? 1.0 : 0.0});
+        table.add_row({r.value, r.omega, e.time, e.phase, double(e.contact), e.velocity, e.sticks ? 1.0 : 0.0});
+    return table;
   }
 
-  void write_summary_csv(const std::filesystem::path &file, const std::vector<SweepValueResult> &results)
+  io::CsvTable sweep_summary_table(const std::vector<SweepValueResult> &results)
   {
-    io::CsvWriter csv(file, {"value", "omega", "wall_time", "cpu_time", "impacts", "sticking_fraction",
-                             "distinct_points", "rank"});
+    io::CsvTable table({"value", "omega", "wall_time", "cpu_time", "impacts", "sticking_fraction", "distinct_points",
+                        "rank"});
     for (const auto &r : results)
-      csv.write_row({r.value, r.omega, r.wall_time, r.cpu_time, double(r.impacts), r.sticking_fraction,
+      table.add_row({r.value, r.omega, r.wall_time, r.cpu_time, double(r.impacts), r.sticking_fraction,
                      double(distinct_points(r)), double(r.rank)});
+    return table;
   }
 } // namespace vibroimpact::studies

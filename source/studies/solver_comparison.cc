@@ -1,6 +1,5 @@
 // Two response histories compared (see studies/solver_comparison.h): matched impacts, gaps and
 // energies over a window, the report and the overlay plots.
-#include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/gnuplot.h>
 #include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/io/parameter_section.h>
@@ -143,13 +142,13 @@ namespace vibroimpact::studies
     line(("total energy |dE|/" + r.energy_scale_name).c_str(), r.energy);
   }
 
-  void write_matches_csv(const std::filesystem::path &file, const ComparisonReport &r)
+  io::CsvTable matches_table(const ComparisonReport &r)
   {
-    io::CsvWriter csv(file, {"contact", "time_" + r.reference, "time_" + r.candidate, "impulse_" + r.reference,
-                             "impulse_" + r.candidate});
+    io::CsvTable table({"contact", "time_" + r.reference, "time_" + r.candidate, "impulse_" + r.reference,
+                        "impulse_" + r.candidate});
     for (const auto &m : r.matches)
-      csv.write_row({double(m.contact), m.reference_time, m.candidate_time, m.reference_impulse,
-                     m.candidate_impulse});
+      table.add_row({double(m.contact), m.reference_time, m.candidate_time, m.reference_impulse, m.candidate_impulse});
+    return table;
   }
   void plot_overlay(const std::filesystem::path &folder, const std::vector<std::string> &runs,
                     const std::string &column, const std::string &title)

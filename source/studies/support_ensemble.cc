@@ -1,6 +1,5 @@
 // Ensembles of random-load records (see studies/support_ensemble.h): realizations with shifted
 // seeds, their support statistics, ensemble means with Student-t confidence intervals.
-#include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/support_ensemble.h>
@@ -10,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 namespace vibroimpact::studies
@@ -147,41 +147,58 @@ namespace vibroimpact::studies
     return all;
   }
 
-  void write_realizations_csv(const std::filesystem::path &file, const std::vector<RealizationResult> &results,
-                              const unsigned int seeds_per_realization)
+  io::CsvTable realizations_table(const std::vector<RealizationResult> &results,
+                                  const unsigned int seeds_per_realization)
   {
-    std::vector<std::string> header{"realization", "seed_shift", "support"};
-    header.insert(header.end(), statistic_names.begin(), statistic_names.end());
-    io::CsvWriter csv(file, header);
+    using Kind = io::CsvTable::Column::Kind;
+    io::CsvTable table;
+    table.add("realization", Kind::count);
+    table.add("seed_shift", Kind::count);
+    table.add("support", Kind::text);
+    for (const auto &name : statistic_names)
+      table.add(name);
     for (const auto &r : results)
       for (const auto &s : r.statistics)
         {
-          std::vector<std::string> cells{std::to_string(r.index),
-                                         std::to_string(std::uint64_t(r.index) * seeds_per_realization), s.name};
-          for (const double v : values_of(s))
-            cells.push_back(io::CsvWriter::format(v));
-          csv.write_cells(cells);
+          table.columns[0].numbers.push_back(double(r.index));
+          table.columns[1].numbers.push_back(double(std::uint64_t(r.index) * seeds_per_realization));
+          table.columns[2].cells.push_back(s.name);
+          const auto values = values_of(s);
+          for (std::size_t q = 0; q < values.size(); ++q)
+            table.columns[3 + q].numbers.push_back(values[q]);
         }
+    return table;
   }
 
-  void write_ensemble_csv(const std::filesystem::path &file, const std::vector<EnsembleEstimate> &estimates)
+  io::CsvTable ensemble_table(const std::vector<EnsembleEstimate> &estimates)
   {
-    io::CsvWriter csv(file, {"support", "statistic", "realizations", "mean", "deviation", "ci95_low", "ci95_high"});
+    using Kind = io::CsvTable::Column::Kind;
+    io::CsvTable table;
+    table.add("support", Kind::text);
+    table.add("statistic", Kind::text);
+    table.add("realizations", Kind::count);
+    for (const char *name : {"mean", "deviation", "ci95_low", "ci95_high"})
+      table.add(name);
     for (const auto &e : estimates)
-      csv.write_cells({e.support, e.statistic, std::to_string(e.samples), io::CsvWriter::format(e.mean),
-                       io::CsvWriter::format(e.deviation), io::CsvWriter::format(e.mean - e.half_width),
-                       io::CsvWriter::format(e.mean + e.half_width)});
+      {
+        table.columns[0].cells.push_back(e.support);
+        table.columns[1].cells.push_back(e.statistic);
+        const double values[5] = {double(e.samples), e.mean, e.deviation, e.mean - e.half_width, e.mean + e.half_width};
+        for (std::size_t k = 0; k < 5; ++k)
+          table.columns[2 + k].numbers.push_back(values[k]);
+      }
+    return table;
   }
 
-  void write_ensemble_spectra_csv(const std::filesystem::path &file, const std::vector<RealizationResult> &results)
+  io::CsvTable ensemble_spectra_table(const std::vector<RealizationResult> &results)
   {
     if (results.empty() || results.front().statistics.empty())
-      return;
+      return {};
     const auto              &first = results.front().statistics;
     std::vector<std::string> header{"frequency"};
     for (const auto &s : first)
       header.push_back("psd_" + s.name);
-    io::CsvWriter csv(file, header);
+    io::CsvTable table(header);
     for (std::size_t k = 0; k < first.front().displacement_psd.frequency.size(); ++k)
       {
         std::vector<double> row{first.front().displacement_psd.frequency[k]};
@@ -192,7 +209,8 @@ namespace vibroimpact::studies
               sum += r.statistics.at(p).displacement_psd.density.at(k);
             row.push_back(sum / results.size());
           }
-        csv.write_row(row);
+        table.add_row(row);
       }
+    return table;
   }
 } // namespace vibroimpact::studies

@@ -11,6 +11,8 @@
 
 #include <deal.II/base/mpi.h>
 
+#include <dlfcn.h>
+
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -92,6 +94,27 @@ namespace vibroimpact::studies
       return out.str();
     }
   } // namespace
+
+  OneBlasThread::OneBlasThread()
+  {
+    using Getter    = int (*)();
+    using Setter    = void (*)(int);
+    const auto get = reinterpret_cast<Getter>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+    const auto set = reinterpret_cast<Setter>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+    if (get && set)
+      {
+        previous_ = get();
+        set(1);
+      }
+  }
+
+  OneBlasThread::~OneBlasThread()
+  {
+    using Setter = void (*)(int);
+    if (previous_ > 0)
+      if (const auto set = reinterpret_cast<Setter>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+        set(previous_);
+  }
 
   std::size_t SweepSetup::size() const
   {
@@ -184,20 +207,30 @@ namespace vibroimpact::studies
     return result;
   }
 
-  void write_sweep(const SweepResult &result, io::OutputFolder &out)
+  std::vector<std::pair<std::string, io::CsvTable>> sweep_tables(const SweepResult &result)
   {
+    std::vector<std::pair<std::string, io::CsvTable>> tables;
     if (result.realizations.empty())
       {
-        write_poincare_csv(out / "poincare.csv", result.values);
-        write_impacts_csv(out / "impacts.csv", result.values);
-        write_summary_csv(out / "sweep_summary.csv", result.values);
+        tables.emplace_back("poincare.csv", poincare_table(result.values));
+        tables.emplace_back("impacts.csv", impacts_table(result.values));
+        tables.emplace_back("sweep_summary.csv", sweep_summary_table(result.values));
       }
     else
       {
-        write_realizations_csv(out / "realizations.csv", result.realizations, result.seeds_per_realization);
-        write_ensemble_csv(out / "ensemble.csv", result.estimates);
-        write_ensemble_spectra_csv(out / "ensemble_spectra.csv", result.realizations);
+        tables.emplace_back("realizations.csv", realizations_table(result.realizations, result.seeds_per_realization));
+        tables.emplace_back("ensemble.csv", ensemble_table(result.estimates));
+        auto spectra = ensemble_spectra_table(result.realizations);
+        if (!spectra.columns.empty())
+          tables.emplace_back("ensemble_spectra.csv", std::move(spectra));
       }
+    return tables;
+  }
+
+  void write_sweep(const SweepResult &result, io::OutputFolder &out)
+  {
+    for (const auto &[file, table] : sweep_tables(result))
+      io::write_csv_table(out / file, table);
     io::write_file(out / "sweep.txt", result.summary);
   }
 

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vibroimpact::io
@@ -63,5 +64,10 @@ namespace vibroimpact::studies
   // on_run(name, solver) before each run.
   ComparisonResult run_comparison(ComparisonSetup setup,
                                   const std::function<void(const std::string &, const std::string &)> &on_run = {});
+  // The study's own CSV files by name (support_statistics.csv with clearance supports,
+  // impacts_<run>.csv for every run but the reference) and comparison.txt, as write_comparison
+  // writes them and the Python module returns them.
+  std::vector<std::pair<std::string, io::CsvTable>> comparison_tables(const ComparisonResult &result);
+  std::string                                       comparison_text(const ComparisonResult &result);
   void write_comparison(const ComparisonResult &result, io::OutputFolder &out);
 } // namespace vibroimpact::studies

@@ -6,6 +6,7 @@
 // INTERRUPTED.
 #pragma once
 
+#include <vibroimpact/io/csv_table.h>
 #include <vibroimpact/periodic/continuation.h>
 #include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/periodic/continuation_parameters.h>
@@ -52,13 +53,8 @@ namespace vibroimpact::studies
 
   // branch.csv's columns and rows (one row per orbit; the probes at t = Sampling phase T of one
   // sampled period), as write_continuation writes them and the Python module returns them.
-  struct BranchTable
-  {
-    std::vector<std::string>         columns;
-    std::vector<std::vector<double>> rows;
-  };
-  BranchTable branch_table(const ContinuationResult &result, const periodic::ContinuationCase &c,
-                           periodic::PeriodicFlowMap &flow, const model::StructuralModel &model);
+  io::CsvTable branch_table(const ContinuationResult &result, const periodic::ContinuationCase &c,
+                            periodic::PeriodicFlowMap &flow, const model::StructuralModel &model);
 
   // branch.csv, the orbits of Orbit points, fep.gp/fep.png and, after a signal, INTERRUPTED.
   void write_continuation(const ContinuationResult &result, const periodic::ContinuationCase &c,

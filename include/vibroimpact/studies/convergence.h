@@ -25,6 +25,7 @@
 
 #include <vibroimpact/integrators/response_history.h>
 #include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/io/csv_table.h>
 #include <vibroimpact/structure/case_description.h>
 #include <vibroimpact/studies/exact_solutions.h>
 
@@ -117,7 +118,9 @@ namespace vibroimpact::studies
     double observed_rate(unsigned int quantity, unsigned int row) const;
     // deal.II ConvergenceTable text with rates, and the Richardson estimates.
     void write_table(std::ostream &out) const;
-    void write_csv(const std::filesystem::path &file) const;
+    // convergence.csv: cycle, elements, time_step, modes, wall_time, value_q and error_q per
+    // quantity (written by write_convergence, returned by the Python module).
+    io::CsvTable table() const;
     // convergence.png: log–log errors against the refinement (gnuplot).
     void plot(const std::filesystem::path &folder) const;
   };

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/io/csv_table.h>
 #include <vibroimpact/model/structural_model.h>
 
 #include <filesystem>
@@ -167,13 +168,14 @@ namespace vibroimpact::studies
   std::vector<SweepValueResult> merge_shares(const std::vector<std::vector<SweepValueResult>> &shares);
 
 
+  // The tables of the sweep's files (write_sweep writes them, the Python module returns them):
   // poincare.csv: value, omega, period, time, u, v, gap, stuck (one row a point);
   // impacts.csv: value, omega, time, phase, contact, velocity, sticks (one row an impact);
   // sweep_summary.csv: value, omega, wall_time, cpu_time, impacts, sticking_fraction,
   // distinct_points, rank.
-  void write_poincare_csv(const std::filesystem::path &file, const std::vector<SweepValueResult> &results);
-  void write_impacts_csv(const std::filesystem::path &file, const std::vector<SweepValueResult> &results);
-  void write_summary_csv(const std::filesystem::path &file, const std::vector<SweepValueResult> &results);
+  io::CsvTable poincare_table(const std::vector<SweepValueResult> &results);
+  io::CsvTable impacts_table(const std::vector<SweepValueResult> &results);
+  io::CsvTable sweep_summary_table(const std::vector<SweepValueResult> &results);
 
   std::string to_string(SweptParameter parameter);
 } // namespace vibroimpact::studies

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <vibroimpact/integrators/response_history.h>
+#include <vibroimpact/io/csv_table.h>
 
 #include <filesystem>
 #include <iosfwd>
@@ -76,7 +77,9 @@ namespace vibroimpact::studies
                                      const ComparisonSettings &settings, double final_time);
 
   void write_report(std::ostream &out, const ComparisonReport &report);
-  void write_matches_csv(const std::filesystem::path &file, const ComparisonReport &report);
+  // impacts_<candidate>.csv: contact, time_<reference>, time_<candidate>, impulse_<reference>,
+  // impulse_<candidate> (one row a matched impact).
+  io::CsvTable matches_table(const ComparisonReport &report);
 
   // overlay_<column>.png in folder: that column of every run's <run>/history.csv against time.
   void plot_overlay(const std::filesystem::path &folder, const std::vector<std::string> &runs,

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/io/csv_table.h>
 #include <vibroimpact/structure/case_description.h>
 #include <vibroimpact/studies/support_statistics.h>
 
@@ -86,10 +87,11 @@ namespace vibroimpact::studies
   // realizations.csv: realization, seed_shift, support and every statistic (one row a support of
   // a record); ensemble.csv: support, statistic, realizations, mean, deviation, ci95_low,
   // ci95_high; ensemble_spectra.csv: frequency and the ensemble-mean displacement PSD per support.
-  void write_realizations_csv(const std::filesystem::path &file, const std::vector<RealizationResult> &results,
-                              unsigned int seeds_per_realization);
-  void write_ensemble_csv(const std::filesystem::path &file, const std::vector<EnsembleEstimate> &estimates);
-  void write_ensemble_spectra_csv(const std::filesystem::path &file, const std::vector<RealizationResult> &results);
+  // (The tables write_sweep writes and the Python module returns; ensemble_spectra_table has no
+  // columns, and no file is written, without supports.)
+  io::CsvTable realizations_table(const std::vector<RealizationResult> &results, unsigned int seeds_per_realization);
+  io::CsvTable ensemble_table(const std::vector<EnsembleEstimate> &estimates);
+  io::CsvTable ensemble_spectra_table(const std::vector<RealizationResult> &results);
 
   // How many random loads the case has (the seed shift per realization).
   unsigned int random_load_count(const structure::CaseDescription &description);

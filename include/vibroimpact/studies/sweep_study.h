@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vibroimpact::io
@@ -53,12 +54,32 @@ namespace vibroimpact::studies
     std::string                    summary;        // sweep.txt: the table printed by the verb
   };
 
+  // One BLAS thread while it lives, the previous count restored after. OpenBLAS splits a product
+  // among as many threads as it sees cores, and the partial sums then round differently: with one
+  // BLAS thread every value's result is the same whatever the number of ranks (the parallelism of
+  // a sweep is its ranks), and the Python module's the command line's. Looked up at run time, so
+  // that any BLAS links.
+  class OneBlasThread
+  {
+  public:
+    OneBlasThread();
+    ~OneBlasThread();
+    OneBlasThread(const OneBlasThread &) = delete;
+    OneBlasThread &operator=(const OneBlasThread &) = delete;
+
+  private:
+    int previous_ = 0; // 0: no OpenBLAS
+  };
+
   // Builds the model and checks the sweep (or the ensemble) and the run: io::InputError.
   SweepSetup prepare_sweep(const CaseFile &c);
   // Every rank of comm calls it; the result is complete on rank 0 only. done(k) after the k-th
   // value of this rank's share. A failure on any rank throws on rank 0 (after a signal:
   // io::Interrupted), and every rank still takes part in the gathers.
   SweepResult run_sweep(const SweepSetup &setup, MPI_Comm comm, const std::function<void(unsigned int)> &done = {});
+  // The CSV files of the result by name (poincare.csv, ... or realizations.csv, ...), as
+  // write_sweep writes them and the Python module returns them.
+  std::vector<std::pair<std::string, io::CsvTable>> sweep_tables(const SweepResult &result);
   void        write_sweep(const SweepResult &result, io::OutputFolder &out);
   // The files write_sweep writes, for the verb's last line.
   std::string sweep_files(const SweepResult &result);
