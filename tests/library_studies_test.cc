@@ -21,29 +21,7 @@ using namespace vibroimpact;
 
 namespace
 {
-  // Column `name` of a CSV file written by io::CsvWriter (%.17g: the doubles round-trip).
-  std::vector<double> csv_column(const std::filesystem::path &file, const std::string &name)
-  {
-    std::ifstream in(file);
-    std::string   line, cell;
-    std::getline(in, line);
-    std::istringstream header(line);
-    int                index = -1;
-    for (int k = 0; std::getline(header, cell, ','); ++k)
-      if (cell == name)
-        index = k;
-    EXPECT_GE(index, 0) << name << " not in " << file;
-    std::vector<double> values;
-    while (std::getline(in, line))
-      {
-        std::istringstream row(line);
-        for (int k = 0; std::getline(row, cell, ','); ++k)
-          if (k == index)
-            values.push_back(std::strtod(cell.c_str(), nullptr));
-      }
-    return values;
-  }
-
+  // An empty scratch folder for one test's output.
   std::filesystem::path scratch(const std::string &name)
   {
     const auto dir = std::filesystem::temp_directory_path() / ("vibroimpact_library_studies_" + name);
@@ -74,15 +52,15 @@ TEST(LibraryStudies, ModesOfThePinnedBeamAreJPiSquaredAndModesCsvHoldsThem)
     studies::write_modes(result, out);
     out.commit();
   }
-  const auto omegas = csv_column(dir / "modes.csv", "omega_rad_per_s");
-  const auto hz     = csv_column(dir / "modes.csv", "frequency_hz");
+  const auto omegas = test_cases::csv_column(dir / "modes.csv", "omega_rad_per_s");
+  const auto hz     = test_cases::csv_column(dir / "modes.csv", "frequency_hz");
   ASSERT_EQ(omegas.size(), 5u);
   for (std::size_t j = 0; j < 5; ++j)
     {
       EXPECT_EQ(omegas[j], result.modes.omegas[j]);
       EXPECT_EQ(hz[j], result.frequencies_hz()[j]);
     }
-  EXPECT_EQ(csv_column(dir / "mode_shapes.csv", "mode_1").size(), result.shape_points().size());
+  EXPECT_EQ(test_cases::csv_column(dir / "mode_shapes.csv", "mode_1").size(), result.shape_points().size());
   std::filesystem::remove_all(dir);
 }
 
@@ -114,8 +92,8 @@ TEST(LibraryStudies, SimulationKeepsTheEnergyOnlyWithTheCorrectionAndHistoryCsvH
     studies::write_simulation(corrected, out);
     out.commit();
   }
-  EXPECT_EQ(csv_column(dir / "history.csv", "total_energy"), energy);
-  EXPECT_EQ(csv_column(dir / "history.csv", "time"), corrected.history.times());
-  EXPECT_EQ(csv_column(dir / "events.csv", "time").size(), corrected.history.events().size());
+  EXPECT_EQ(test_cases::csv_column(dir / "history.csv", "total_energy"), energy);
+  EXPECT_EQ(test_cases::csv_column(dir / "history.csv", "time"), corrected.history.times());
+  EXPECT_EQ(test_cases::csv_column(dir / "events.csv", "time").size(), corrected.history.events().size());
   std::filesystem::remove_all(dir);
 }

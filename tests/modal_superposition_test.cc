@@ -4,6 +4,8 @@
 // here in-process, use it with no other file changed. It is also a physics check: it solves the
 // linear structure in closed form (each mode q_j'' + ω_j² q_j = f_j(t), exact for constant and
 // harmonic loads), and Moreau–Jean must converge to it where no contact closes.
+#include "test_support.h"
+
 #include <vibroimpact/integrators/modal_projection.h>
 #include <vibroimpact/integrators/solver_base.h>
 #include <vibroimpact/io/input_error.h>
@@ -204,27 +206,9 @@ end
     }
     void TearDown() override { fs::remove_all(dir_); }
 
-    // A column of a CSV file with a header row.
     std::vector<double> column(const fs::path &file, const std::string &name) const
     {
-      std::ifstream in(file);
-      std::string   line, cell;
-      std::getline(in, line);
-      std::stringstream header(line);
-      int               index = -1;
-      for (int k = 0; std::getline(header, cell, ','); ++k)
-        if (cell == name)
-          index = k;
-      EXPECT_GE(index, 0) << name << " in " << file;
-      std::vector<double> values;
-      while (std::getline(in, line))
-        {
-          std::stringstream row(line);
-          for (int k = 0; std::getline(row, cell, ','); ++k)
-            if (k == index)
-              values.push_back(std::stod(cell));
-        }
-      return values;
+      return test_cases::csv_column(file, name);
     }
 
     fs::path           dir_;

@@ -6,6 +6,11 @@
 
 #include <vibroimpact/studies/case_file.h>
 
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,6 +27,30 @@ namespace vibroimpact::test_cases
   inline const integrators::MoreauJeanSettings &moreau_jean(const LoadedCase &c)
   {
     return *integrators::settings_of<integrators::MoreauJeanSettings>(c.solver("moreau-jean"));
+  }
+
+  // A numeric column of a CSV file with a header row (a missing column fails the test; an empty
+  // or non-numeric cell throws).
+  inline std::vector<double> csv_column(const std::filesystem::path &file, const std::string &name)
+  {
+    std::ifstream in(file);
+    std::string   line, cell;
+    std::getline(in, line);
+    std::istringstream header(line);
+    int                index = -1;
+    for (int k = 0; std::getline(header, cell, ','); ++k)
+      if (cell == name)
+        index = k;
+    EXPECT_GE(index, 0) << name << " not in " << file;
+    std::vector<double> values;
+    while (std::getline(in, line))
+      {
+        std::istringstream row(line);
+        for (int k = 0; std::getline(row, cell, ','); ++k)
+          if (k == index)
+            values.push_back(std::stod(cell));
+      }
+    return values;
   }
 
   // An example's case file, from the source tree.
