@@ -2,6 +2,8 @@
 // structure produces (see doc/architecture.md). It knows nothing of meshes.
 #pragma once
 
+#include <vibroimpact/model/spatial_support.h>
+
 #include <Eigen/Dense>
 #include <Eigen/Sparse>
 
@@ -101,7 +103,8 @@ namespace vibroimpact::model
     transverse, // beam deflection value
     slope,      // beam rotation (C1 beam DoF)
     axial,      // rod displacement along its axis
-    lumped      // a point-mass body
+    lumped,     // a point-mass body
+    twist       // a tube's rotation about its axis (torsion)
   };
 
   // Modal damping C_modal = B diag(c) B^T with B = M Phi on the first modes: a low-rank term,
@@ -209,6 +212,9 @@ namespace vibroimpact::model
     std::vector<Contact>  contacts;
     std::vector<Probe>    probes;
     std::vector<ClearanceSupport> supports;
+    // Supports of tubes moving in both transverse planes (annular, flat bar, polygonal; with
+    // friction): geometry in model/spatial_support.h. Not expanded into `contacts`.
+    std::vector<SpatialSupport> spatial_supports;
     std::vector<DofKind>  dof_kinds;
 
     Vector initial_displacement;
