@@ -23,7 +23,7 @@ namespace
   {
     SpatialSupport s;
     s.shape        = shape;
-    s.transverse   = {pick(0), pick(1)};
+    s.transverse   = {{pick(0), pick(1)}};
     s.axial        = pick(2);
     s.twist        = pick(3);
     s.outer_radius = 0.01;
