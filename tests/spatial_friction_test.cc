@@ -7,6 +7,9 @@
 #include <vibroimpact/integrators/moreau_jean.h>
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/periodic/continuation_parameters.h>
+#include <vibroimpact/periodic/flow_map.h>
+#include <vibroimpact/periodic/flow_map_registry.h>
 
 #include <gtest/gtest.h>
 
@@ -278,7 +281,7 @@ TEST(SpatialFriction, FrictionMomentSpinsTheTwistUntilItRolls)
 {
   PointMass p;
   p.n_dofs = 4, p.k = 0.0, p.J = 0.02, p.R = 0.2;
-  const double mu = 0.3, P = 1.0, h = 1e-4, spin0 = 5.0;
+  const double mu = 0.3, P = 1.0, h = 1e-3, spin0 = 5.0;
   auto         mdl            = p.model(SpatialSupport::Shape::polygonal, mu);
   mdl.initial_displacement[0] = p.c;
   mdl.initial_velocity[3]     = spin0;
@@ -341,4 +344,120 @@ TEST(SpatialFriction, FrictionlessAnnularInOnePlaneEqualsThePlanarTwoStopModel)
       ASSERT_NEAR(sa.v[0], sb.v[0], 1e-13) << k;
     }
   EXPECT_GE(impacts, 3);
+}
+
+// The penetration of the annular gap, linearised per step, in permanent contact (doc/theory.md
+// §9): with the normal at the step's start the chords leave the circle and the penetration grows
+// like v² h t / c; with the normal at the predicted position u + h v/(2θ) (the default) the
+// step's chord is the wall's and what remains is O(h³) a step.
+TEST(SpatialFriction, AnnularPenetrationDoesNotAccumulateWithThePredictedNormal)
+{
+  const PointMass p;
+  const double    v0 = 2.0, h = 1e-3;
+  const auto      mdl = whirl(p, 0.0, v0);
+  double          deepest[2] = {0, 0};
+  for (const auto normal : {integrators::AnnularNormal::start, integrators::AnnularNormal::predicted})
+    {
+      auto s           = settings(h);
+      s.annular_normal = normal;
+      MoreauJean osi(mdl, s);
+      State      state = osi.initial_state();
+      for (int k = 1; k <= 3000; ++k)
+        {
+          const StepReport r = osi.step(state);
+          ASSERT_EQ(r.support_gap.size(), 1);
+          deepest[normal == integrators::AnnularNormal::predicted] =
+            std::min(deepest[normal == integrators::AnnularNormal::predicted], r.support_gap[0]);
+        }
+    }
+  const double t = 3.0, drift = v0 * v0 * h * t / p.c; // the start normal's growth
+  EXPECT_NEAR(-deepest[0], drift, 0.05 * drift);
+  EXPECT_LT(-deepest[1], 1e-5 * drift);
+}
+
+// What a run reports for a spatial support (moreau-jean through run_to_history): the orbit, the
+// forces over the rows, friction and wear work accumulated at every step, the ledger's friction
+// dissipation, and the contact's events with their angle; planar-only columns unchanged.
+TEST(SpatialFriction, RunReportsOrbitForcesFrictionAndWearWorkAndEventsOfTheSupport)
+{
+  const PointMass p;
+  const double    mu = 0.1, h = 1e-3;
+  auto            mdl = whirl(p, mu, 2.0);
+  auto            solver = integrators::SolverRegistry::create("moreau-jean");
+  solver->set_time_step(h);
+  integrators::RunControl control;
+  control.final_time      = 1.0;
+  control.output_interval = 0.1;
+  const auto history      = integrators::run_to_history(*solver, mdl, control);
+  const auto r1 = history.column("r1_hole"), r2 = history.column("r2_hole");
+  for (std::size_t k = 0; k < r1.size(); ++k)
+    EXPECT_NEAR(std::hypot(r1[k], r2[k]), p.c, 1e-6);
+  const auto friction = history.column("friction_work_hole"), wear = history.column("wear_work_hole");
+  const auto ledger   = history.column("friction_dissipation"), balance = history.column("balance_error");
+  EXPECT_NEAR(friction.back(), ledger.back(), 1e-13);
+  EXPECT_GT(friction.back(), 0.3);
+  EXPECT_NEAR(wear.back() * mu, friction.back(), 1e-12);
+  EXPECT_LT(std::abs(balance.back()), 1e-12);
+  // The mean normal force over a row is its impulse over the row's span, ≈ m v²/c − k c.
+  const auto force = history.column("normal_force_hole"), impulse = history.column("normal_impulse_hole");
+  EXPECT_NEAR(force[3], impulse[3] / 0.1, 1e-9);
+  const auto tangential = history.column("tangential_force_hole");
+  EXPECT_NEAR(tangential[3], mu * force[3], 1e-6 * force[3]); // sliding: |F_t| = μ F_N
+  ASSERT_EQ(history.support_events().size(), 1u);             // one episode, open to the end
+  const auto &impact = history.support_events()[0];
+  EXPECT_EQ(impact.kind, integrators::ContactEvent::Kind::impact);
+  EXPECT_NEAR(impact.angle, 0.0, 1e-2); // the wall at ν ≈ e1 where the whirl began
+  EXPECT_EQ(history.events().size(), 0u);
+  EXPECT_EQ(history.summary.impacts, 1u);
+}
+
+// A stuck contact reports its sticking (the mass pressed on the wall with T < μ P).
+TEST(SpatialFriction, StuckContactReportsItsSticking)
+{
+  PointMass p;
+  p.k                        = 0.0;
+  auto mdl                    = p.model(SpatialSupport::Shape::annular, 0.3);
+  mdl.initial_displacement[0] = p.c;
+  add_constant_load(mdl, Eigen::Vector2d(2.0, 0.3));
+  auto solver = integrators::SolverRegistry::create("moreau-jean");
+  solver->set_time_step(1e-3);
+  integrators::RunControl control;
+  control.final_time = 0.05;
+  const auto history = integrators::run_to_history(*solver, mdl, control);
+  ASSERT_EQ(history.support_events().size(), 2u);
+  EXPECT_EQ(history.support_events()[1].kind, integrators::ContactEvent::Kind::sticking_start);
+  EXPECT_NEAR(history.column("tangential_force_hole").back(), 0.3, 1e-9); // the load, held
+}
+
+// Every solver that does not declare spatial supports refuses them in one line, and so does the
+// continuation's period map; moreau-jean takes them.
+TEST(SpatialFriction, SolversWithoutSpatialSupportsRefuseThem)
+{
+  const PointMass p;
+  const auto      mdl = whirl(p, 0.3, 2.0);
+  for (const auto &name : integrators::SolverRegistry::names())
+    {
+      const auto solver = integrators::SolverRegistry::create(name);
+      if (name == "moreau-jean")
+        EXPECT_NO_THROW(integrators::check_spatial_supports(*solver, mdl, "case.prm"));
+      else
+        {
+          try
+            {
+              integrators::check_spatial_supports(*solver, mdl, "case.prm");
+              ADD_FAILURE() << name << " took a spatial support";
+            }
+          catch (const io::InputError &e)
+            {
+              EXPECT_NE(std::string(e.what()).find("Simulation/Solver"), std::string::npos) << e.what();
+              EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+            }
+        }
+    }
+  for (const auto &name : {"modal-cor", "wave-modes", "modal-uk", "modal-penalty"})
+    EXPECT_TRUE(integrators::SolverRegistry::contains(name)) << name;
+  periodic::ContinuationCase continuation;
+  continuation.filename = "case.prm";
+  const MoreauJeanSettings mj;
+  EXPECT_THROW(periodic::make_flow_map({mdl, continuation, mj}), io::InputError);
 }
