@@ -63,7 +63,7 @@ namespace
       SpatialSupport s;
       s.name       = "hole";
       s.shape      = shape;
-      s.transverse = {pick(n_dofs, 0), pick(n_dofs, 1)};
+      s.transverse = {{pick(n_dofs, 0), pick(n_dofs, 1)}};
       if (n_dofs == 4)
         s.axial = pick(n_dofs, 2), s.twist = pick(n_dofs, 3), s.outer_radius = R;
       s.clearance = c;

@@ -135,6 +135,9 @@ namespace vibroimpact::integrators
     // The impulses' work split into impact dissipation and the θ-scheme's share.
     void add_impulse_work(StepEnergy &energy, const StepReport &report, const Vector &U_plus) const;
 
+    void correct_energy(const State &before, State &after, const Vector &f_theta, StepReport &report,
+                        StepEnergy &energy, Vector &U_plus, double normal_loss) const;
+
     // Spatial supports (spatial_contacts.cc).
     struct LocalProblem;
     void        setup_spatial_supports();

@@ -293,13 +293,35 @@ namespace vibroimpact::integrators
     const double tangential_jump = add_spatial_work(energy, report, after.v);
 
     // Energy correction (seed 001, eq. 6): restore the energy an inelastic impact took.
+    if (settings_.energy_correction)
+      correct_energy(state, after, f_theta, report, energy, U_plus, energy.impact_dissipation - tangential_jump);
+
+    report.velocity_after = U_plus;
+    report.gap            = H_ * after.u;
+    for (Eigen::Index i = 0; i < n_contacts; ++i)
+      {
+        report.gap[i] += model_.contacts[i].gap0;
+        report.complementarity[i] = U_plus[i] + impact_target(i, report.velocity_before[i]);
+      }
+    if (!model_.spatial_supports.empty())
+      record_support_gaps(report, after.u);
+    report.energy = energy;
+    state         = std::move(after);
+    return report;
+  }
+
+  // The energy correction of one step (seed 001, eq. 6; doc/time_stepping.md §4): v+ += β I with
+  // β the root that gives back `normal_loss`, Newton's share of the impact dissipation.
+  void MoreauJean::correct_energy(const State &state, State &after, const Vector &f_theta, StepReport &report,
+                                  StepEnergy &energy, Vector &U_plus, const double normal_loss) const
+  {
+    const double h = settings_.time_step, theta = settings_.theta;
     bool inelastic = false;
     for (const auto i : report.active)
       inelastic = inelastic || (report.impulse[i] > 0 && model_.contacts[i].restitution < 1.0);
     for (const auto &c : report.spatial)
       inelastic = inelastic || (c.normal_impulse > 0 && model_.spatial_supports[c.support].restitution < 1.0);
-    const double normal_loss = energy.impact_dissipation - tangential_jump;
-    if (settings_.energy_correction && inelastic && normal_loss > 0)
+    if (inelastic && normal_loss > 0)
       {
         Vector I = direction(after.v, report.active);
         for (const auto &c : report.spatial)
@@ -329,18 +351,6 @@ namespace vibroimpact::integrators
           }
       }
 
-    report.velocity_after = U_plus;
-    report.gap            = H_ * after.u;
-    for (Eigen::Index i = 0; i < n_contacts; ++i)
-      {
-        report.gap[i] += model_.contacts[i].gap0;
-        report.complementarity[i] = U_plus[i] + impact_target(i, report.velocity_before[i]);
-      }
-    if (!model_.spatial_supports.empty())
-      record_support_gaps(report, after.u);
-    report.energy = energy;
-    state         = std::move(after);
-    return report;
   }
 
   void MoreauJean::advance(State &state, const unsigned int n_steps) const
