@@ -54,6 +54,53 @@ namespace vibroimpact::integrators
       observer->event(event);
   }
 
+  void ObserverList::support_event(const SupportEvent &event)
+  {
+    for (auto *observer : observers_)
+      observer->support_event(event);
+  }
+
+  namespace
+  {
+    // The columns of the spatial supports, after the probes' (only for models that have them, so
+    // that planar histories keep their columns): the friction dissipation, then per support its
+    // orbit r1, r2 (the transverse rows at the support) and what its contacts took.
+    void add_support_columns(const model::StructuralModel &model, std::vector<std::string> &names,
+                             std::vector<ResponseHistory::ColumnFunction> &functions)
+    {
+      if (model.spatial_supports.empty())
+        return;
+      names.push_back("friction_dissipation");
+      functions.push_back([](const ResponseSample &s) { return s.energy.friction_dissipation; });
+      using Member = double SupportSample::*;
+      const std::pair<const char *, Member> taken[] = {{"normal_impulse_", &SupportSample::normal_impulse},
+                                                       {"tangential_impulse_", &SupportSample::tangential_impulse},
+                                                       {"normal_force_", &SupportSample::normal_force},
+                                                       {"tangential_force_", &SupportSample::tangential_force},
+                                                       {"friction_work_", &SupportSample::friction_work},
+                                                       {"wear_work_", &SupportSample::wear_work}};
+      for (std::size_t k = 0; k < model.spatial_supports.size(); ++k)
+        {
+          const auto &support = model.spatial_supports[k];
+          for (int j = 0; j < 2; ++j)
+            {
+              names.push_back((j == 0 ? "r1_" : "r2_") + support.name);
+              const model::SparseRow row = support.transverse[j];
+              functions.push_back([row](const ResponseSample &s) {
+                return s.u ? row.dot(*s.u) : std::numeric_limits<double>::quiet_NaN();
+              });
+            }
+          for (const auto &[prefix, member] : taken)
+            {
+              names.push_back(prefix + support.name);
+              functions.push_back([k, m = member](const ResponseSample &s) {
+                return s.supports ? (*s.supports)[k].*m : std::numeric_limits<double>::quiet_NaN();
+              });
+            }
+        }
+    }
+  } // namespace
+
   ResponseHistory::ResponseHistory(const model::StructuralModel &model)
     : names_(energy_columns)
   {
@@ -98,6 +145,9 @@ namespace vibroimpact::integrators
           return s.probe_v ? (*s.probe_v)[k] : row.dot(*s.v);
         };
       }
+    for (const auto &support : model.spatial_supports)
+      supports_.push_back(support.name);
+    add_support_columns(model, names_, functions_);
   }
 
   void ResponseHistory::add_column(const std::string &name, ColumnFunction value)
@@ -150,6 +200,13 @@ namespace vibroimpact::integrators
     const auto at = std::upper_bound(events_.begin(), events_.end(), event.time,
                                      [](double t, const ContactEvent &e) { return t < e.time; });
     events_.insert(at, event);
+  }
+
+  void ResponseHistory::support_event(const SupportEvent &event)
+  {
+    const auto at = std::upper_bound(support_events_.begin(), support_events_.end(), event.time,
+                                     [](double t, const SupportEvent &e) { return t < e.time; });
+    support_events_.insert(at, event);
   }
 
   bool ResponseHistory::has_column(const std::string &name) const
@@ -229,11 +286,27 @@ namespace vibroimpact::integrators
 
   void write_events_csv(const std::filesystem::path &file, const ResponseHistory &history)
   {
-    io::CsvWriter csv(file, {"time", "contact", "kind", "pre_velocity", "post_velocity", "impulse"});
+    const auto &f = io::CsvWriter::format;
+    if (history.support_names().empty())
+      {
+        io::CsvWriter csv(file, {"time", "contact", "kind", "pre_velocity", "post_velocity", "impulse"});
+        for (const auto &e : history.events())
+          csv.write_cells({f(e.time), history.contact_names().at(e.contact), to_string(e.kind), f(e.pre_velocity),
+                           f(e.post_velocity), f(e.impulse)});
+        return;
+      }
+    // Planar and spatial events merged in time order, each with its angle (planar: NaN).
+    std::vector<std::pair<double, std::vector<std::string>>> rows;
     for (const auto &e : history.events())
-      csv.write_cells({io::CsvWriter::format(e.time), history.contact_names().at(e.contact), to_string(e.kind),
-                       io::CsvWriter::format(e.pre_velocity), io::CsvWriter::format(e.post_velocity),
-                       io::CsvWriter::format(e.impulse)});
+      rows.push_back({e.time, {f(e.time), history.contact_names().at(e.contact), to_string(e.kind), f(e.pre_velocity),
+                               f(e.post_velocity), f(e.impulse), f(std::numeric_limits<double>::quiet_NaN())}});
+    for (const auto &e : history.support_events())
+      rows.push_back({e.time, {f(e.time), history.support_names().at(e.support), to_string(e.kind), f(e.pre_velocity),
+                               f(e.post_velocity), f(e.impulse), f(e.angle)}});
+    std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    io::CsvWriter csv(file, {"time", "contact", "kind", "pre_velocity", "post_velocity", "impulse", "angle"});
+    for (const auto &row : rows)
+      csv.write_cells(row.second);
   }
 
   void write_history_hdf5(io::Hdf5Records &file, const ResponseHistory &history)

@@ -33,6 +33,7 @@ namespace vibroimpact::integrators
                  const std::string &file, const std::filesystem::path &output, const bool frames,
                  const RunBounds &bounds)
   {
+    check_spatial_supports(solver, model, file);
     solver.check(model, control, file);
     const double T = control.final_time;
 

@@ -71,6 +71,14 @@ namespace vibroimpact::integrators
 
   void Solver::check(const model::StructuralModel &, const RunControl &, const std::string &) const {}
 
+  void check_spatial_supports(const Solver &solver, const model::StructuralModel &model, const std::string &file)
+  {
+    if (!model.spatial_supports.empty() && !solver.takes_spatial_supports())
+      throw io::InputError(file, "Simulation/Solver",
+                           "'" + solver.name() + "' cannot take spatial supports (Support " +
+                             model.spatial_supports.front().name + "): use moreau-jean");
+  }
+
   std::vector<std::string> SolverRegistry::names()
   {
     std::vector<std::string> out;

@@ -2,6 +2,7 @@
 // builds the map a case file names.
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/periodic/continuation_parameters.h>
+#include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/periodic/flow_map_registry.h>
 
 #include <map>
@@ -61,6 +62,11 @@ namespace vibroimpact::periodic
   std::unique_ptr<PeriodicFlowMap> make_flow_map(const FlowMapInput &input)
   {
     const auto &c = input.continuation;
+    // No period map follows tubes in space yet (issue 25): one line, before any work.
+    if (!input.model.spatial_supports.empty())
+      throw io::InputError(c.filename, "Continuation/Flow map",
+                           "'" + c.flow_map + "' cannot take spatial supports (Support " +
+                             input.model.spatial_supports.front().name + "): no period map handles them yet");
     try
       {
         return FlowMapRegistry::create(c.flow_map, input);

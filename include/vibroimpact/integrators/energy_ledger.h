@@ -1,8 +1,9 @@
 // The discrete energy balance of the θ-scheme (Acary 2016): for every step
 //   ΔE + (θ − 1/2)(|Δv|²_M + |Δu|²_K) + h v_θ·C v_θ = h v_θ·f_θ + U_θ·p,
 // i.e. change of energy + numerical dissipation + damping dissipation = external work − impact
-// dissipation. The ledger accumulates each term so that
-//   E − E0 − W_ext + D_damping + D_impact + D_numerical − W_correction = 0
+// dissipation − friction dissipation (doc/time_stepping.md §3, §7 for friction). The ledger
+// accumulates each term so that
+//   E − E0 − W_ext + D_damping + D_impact + D_friction + D_numerical − W_correction = 0
 // to round-off; W_correction is the energy put back by the energy correction.
 #pragma once
 
@@ -15,7 +16,9 @@ namespace vibroimpact::integrators
   {
     double external_work         = 0.0; // h v_θ · f_θ
     double damping_dissipation   = 0.0; // h v_θ · C v_θ >= 0
-    double impact_dissipation    = 0.0; // −(U+ + U−)/2 · p >= 0 by the impact law
+    double impact_dissipation    = 0.0; // −(U+ + U−)/2 · p >= 0 by the impact law (normal rows),
+                                        // + ΔU_t · p_t / 2 of friction contacts (§7)
+    double friction_dissipation  = 0.0; // −U_t+ · p_t = μ p_n |U_t+| >= 0 by Coulomb's law
     double numerical_dissipation = 0.0; // (θ − 1/2)(|Δv|²_M + |Δu|²_K − ΔU · p)
     double correction_work       = 0.0; // energy added by β I
     double correction_beta       = 0.0; // β (0 when no correction)
@@ -38,6 +41,7 @@ namespace vibroimpact::integrators
     double external_work() const { return sums_.external_work; }
     double damping_dissipation() const { return sums_.damping_dissipation; }
     double impact_dissipation() const { return sums_.impact_dissipation; }
+    double friction_dissipation() const { return sums_.friction_dissipation; }
     double numerical_dissipation() const { return sums_.numerical_dissipation; }
     double correction_work() const { return sums_.correction_work; }
 

@@ -9,8 +9,17 @@
 // through the Sherman–Morrison–Woodbury identity) and W⁻¹Hᵀ is kept for every contact, so a step
 // costs a few sparse products and solves plus an LCP of the size of the active set. See
 // doc/time_stepping.md for the derivations.
+//
+// Spatial supports (model::SpatialSupport, doc/time_stepping.md §7): each support's candidate
+// contacts are framed at the step's start (model::contact_frames) and activated by the same rule
+// on their normal row. Every frame row is a combination of the support's four kinematic rows
+// (r1, r2, axial, twist), whose W⁻¹ is kept once, so a step's Delassus matrix is a small
+// rotation of a stored block. Frictionless (every active μ = 0) the step is the LCP above over
+// the normal rows; with friction it is a friction-contact problem solved by Siconos
+// (contact::FrictionContactSolver), planar contacts joining it as frictionless ones.
 #pragma once
 
+#include <vibroimpact/contact/friction_contact_solver.h>
 #include <vibroimpact/contact/lcp_solver.h>
 #include <vibroimpact/integrators/energy_ledger.h>
 #include <vibroimpact/integrators/moreau_jean_settings.h>
@@ -34,6 +43,21 @@ namespace vibroimpact::integrators
     double t = 0.0;
   };
 
+  // One contact of a spatial support that was active in a step (its frame is the step's).
+  struct SpatialContactReport
+  {
+    unsigned int support = 0, candidate = 0;
+    double       outward[2] = {1, 0};         // ν of the frame the step used
+    double       angle = 0.0;                 // of ν, atan2(ν2, ν1): where on the wall
+    double       gap   = 0.0;                 // at the step's start
+    double       normal_impulse = 0.0;        // p_n >= 0
+    double       tangential_impulse[2] = {0, 0}; // (p_t circumferential, p_s axial)
+    double       normal_velocity_before = 0.0, normal_velocity_after = 0.0; // U_n−, U_n+
+    double       tangential_velocity_before[2] = {0, 0}, tangential_velocity_after[2] = {0, 0};
+    double       friction_work = 0.0;         // −U_t+ · p_t >= 0 (Coulomb: μ p_n |U_t+|)
+    double       wear_work     = 0.0;         // p_n |U_t+|: ∫ F_N |v_t| dt over the step
+  };
+
   // What happened in one step.
   struct StepReport
   {
@@ -52,6 +76,13 @@ namespace vibroimpact::integrators
     double      lcp_error    = 0.0;
     std::string lcp_message;
     bool        corrected = false;      // the energy correction was applied
+
+    // Spatial supports: the active contacts, and each support's smallest gap at the step's end
+    // (exact, not linearised). The nonsmooth problem's outcome is in lcp_* (also when it was a
+    // friction-contact problem; then friction_problem is true and lcp_message names the solver).
+    std::vector<SpatialContactReport> spatial;
+    Vector                            support_gap;
+    bool                              friction_problem = false;
   };
 
   // The root of a β² + b β + c = 0 (a > 0 >= c: real roots of opposite sign) of smaller |β|,
@@ -104,6 +135,24 @@ namespace vibroimpact::integrators
     // The impulses' work split into impact dissipation and the θ-scheme's share.
     void add_impulse_work(StepEnergy &energy, const StepReport &report, const Vector &U_plus) const;
 
+    void correct_energy(const State &before, State &after, const Vector &f_theta, StepReport &report,
+                        StepEnergy &energy, Vector &U_plus, double normal_loss) const;
+
+    // Spatial supports (spatial_contacts.cc).
+    struct LocalProblem;
+    void        setup_spatial_supports();
+    // The step's problem when a spatial contact is active (then also over the active planar
+    // contacts), v+ updated with its impulses; false when none is active.
+    bool        spatial_step(const State &state, StepReport &report, Vector &v_plus) const;
+    LocalProblem spatial_problem(const State &state, const Vector &v_free, StepReport &report) const;
+    void        solve_with_spatial(LocalProblem &problem, StepReport &report, Vector &v_plus) const;
+    void        solve_local_lcp(LocalProblem &problem, StepReport &report) const;
+    void        solve_local_friction(LocalProblem &problem, StepReport &report) const;
+    // U+ of the spatial contacts, their impact and friction work, and the θ-scheme's share;
+    // returns the part of the impact dissipation Newton's law took in the normal rows.
+    double add_spatial_work(StepEnergy &energy, StepReport &report, const Vector &v_plus) const;
+    void   record_support_gaps(StepReport &report, const Vector &u) const;
+
     const model::StructuralModel &model_;
     MoreauJeanSettings            settings_;
     contact::LcpSolver            lcp_;
@@ -115,6 +164,14 @@ namespace vibroimpact::integrators
     Eigen::MatrixXd                Y_;        // W⁻¹ Hᵀ, n × contacts
     Eigen::MatrixXd                delassus_; // H W⁻¹ Hᵀ
     std::vector<std::vector<Eigen::Index>> contact_dofs_; // support of each row
+
+    // Spatial supports: four kinematic rows each (r1, r2, axial, twist; an absent one is empty),
+    // W⁻¹ of them, and the Delassus blocks of all interaction rows [H; S] together.
+    contact::FrictionContactSolver         friction_;
+    Eigen::SparseMatrix<double>            S_;        // 4 supports × n
+    Eigen::MatrixXd                        YS_;       // W⁻¹ Sᵀ
+    Eigen::MatrixXd                        G_;        // [H; S] W⁻¹ [H; S]ᵀ
+    std::vector<std::vector<Eigen::Index>> support_dofs_;
   };
 
   // The OSI run from the model's initial state to the final time, registered as "moreau-jean":
@@ -136,6 +193,7 @@ namespace vibroimpact::integrators
     // Rejects a time step longer than the final time, a final time that is not a whole number of
     // steps (the last step must end at it), and runs of more than max_fixed_steps steps.
     void check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const override;
+    bool takes_spatial_supports() const override { return true; }
 
     RunSummary run(const model::StructuralModel &model, const RunControl &control,
                    ResponseObserver &observer) const override;

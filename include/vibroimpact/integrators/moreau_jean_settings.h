@@ -25,6 +25,15 @@ namespace vibroimpact::integrators
     velocity     // the current velocity v+ itself: scales the motion of the free DoFs
   };
 
+  // Where the frame of a curved (annular) support is taken for a step's linearised gap
+  // g(u+) ≈ g + n·(u+ − u) (doc/theory.md, "Tubes in space": penetration of the annular gap).
+  enum class AnnularNormal
+  {
+    start,     // at the step's start: the penetration grows like v² h t / c
+    mid_step,  // at u + (h/2) v: it grows at half that rate
+    predicted  // at u + h v / (2θ): the step's chord h v_θ is the wall's, no growth at O(h)
+  };
+
   struct MoreauJeanSettings
   {
     double theta     = 0.5;  // in [1/2, 1]; 1/2 conserves energy away from impacts
@@ -33,6 +42,9 @@ namespace vibroimpact::integrators
 
     contact::LcpAlgorithm lcp_solver    = contact::LcpAlgorithm::lemke;
     double                lcp_tolerance = 1e-12;
+
+    double        friction_tolerance = 1e-10; // Siconos' and our Coulomb-law residual (spatial supports)
+    AnnularNormal annular_normal     = AnnularNormal::predicted;
 
     bool                energy_correction    = false;
     CorrectionDirection correction_direction = CorrectionDirection::values;

@@ -39,12 +39,24 @@ namespace vibroimpact::integrators
     double external_work         = untracked;
     double damping_dissipation   = untracked;
     double impact_dissipation    = untracked;
+    double friction_dissipation  = 0.0; // Coulomb friction at spatial supports (column only with them)
     double numerical_dissipation = 0.0;
     double correction_beta       = 0.0; // β of the step that ends at this sample (0: none)
     double correction_work       = 0.0;
     double balance_error         = untracked; // E − E0 − W_ext + dissipations − W_correction
 
     double total() const { return kinetic + potential; }
+  };
+
+  // What a spatial support (model::SpatialSupport) took since the previous sample and since t = 0,
+  // summed over its candidate contacts: impulses, and from them the mean forces over the row;
+  // friction work Σ −U_t+·p_t and wear work Σ p_n |U_t+| (= ∫ F_N |v_t| dt), accumulated at every
+  // step by the solver (rows are too coarse to integrate them afterwards).
+  struct SupportSample
+  {
+    double normal_impulse = 0.0, tangential_impulse = 0.0; // since the previous sample; |p_t| per step
+    double normal_force = 0.0, tangential_force = 0.0;     // the same over the row's time span
+    double friction_work = 0.0, wear_work = 0.0;           // cumulative since t = 0
   };
 
   // The state of a run at one output time.
@@ -64,6 +76,8 @@ namespace vibroimpact::integrators
     const Vector *gap     = nullptr;
     const Vector *probe_u = nullptr;
     const Vector *probe_v = nullptr;
+    // Per spatial support of the model, in its order (null: the solver does not report them).
+    const std::vector<SupportSample> *supports = nullptr;
     EnergyTerms   energy;
     bool          frame = false;   // also a VTK frame time
   };
@@ -85,6 +99,20 @@ namespace vibroimpact::integrators
   };
 
   std::string to_string(ContactEvent::Kind kind);
+
+  // An event of one contact of a spatial support: an impact (a contact episode begins), the start
+  // of tangential sticking within an episode (|U_t+| = 0), or the separation that ends an episode
+  // of more than one step; where on the wall (the angle of the outward normal ν).
+  struct SupportEvent
+  {
+    ContactEvent::Kind kind      = ContactEvent::Kind::impact;
+    double             time      = 0.0;
+    unsigned int       support   = 0; // index into StructuralModel::spatial_supports
+    unsigned int       candidate = 0; // annular 0, polygonal the side
+    double             angle     = 0.0;
+    double             pre_velocity = 0.0, post_velocity = 0.0; // U_n−, U_n+ (impacts)
+    double             impulse   = 0.0; // p_n of the episode (impacts)
+  };
 
   // A sticking phase of one contact, from its sticking_start to its separation (or the end).
   struct StickingPhase
@@ -125,6 +153,7 @@ namespace vibroimpact::integrators
     virtual ~ResponseObserver() = default;
     virtual void sample(const ResponseSample &sample) = 0;
     virtual void event(const ContactEvent &) {}
+    virtual void support_event(const SupportEvent &) {}
   };
 
   // Several observers as one.
@@ -134,6 +163,7 @@ namespace vibroimpact::integrators
     void add(ResponseObserver &observer) { observers_.push_back(&observer); }
     void sample(const ResponseSample &sample) override;
     void event(const ContactEvent &event) override;
+    void support_event(const SupportEvent &event) override;
 
   private:
     std::vector<ResponseObserver *> observers_;
@@ -164,8 +194,13 @@ namespace vibroimpact::integrators
     double              at(std::size_t row, const std::string &name) const;
     std::vector<double> times() const { return column("time"); }
 
+    void support_event(const SupportEvent &event) override;
+
     // Events in time order.
     const std::vector<ContactEvent> &events() const { return events_; }
+    // Events of spatial supports' contacts, in time order (events.csv adds them, with an angle).
+    const std::vector<SupportEvent> &support_events() const { return support_events_; }
+    const std::vector<std::string>  &support_names() const { return supports_; }
     std::vector<ContactEvent>        impacts() const;
     std::vector<StickingPhase>       sticking_phases(double final_time) const;
 
@@ -185,7 +220,8 @@ namespace vibroimpact::integrators
     std::vector<ColumnFunction>      functions_;
     std::vector<std::vector<double>> rows_;
     std::vector<ContactEvent>        events_;
-    std::vector<std::string>         contacts_, probes_;
+    std::vector<std::string>         contacts_, probes_, supports_;
+    std::vector<SupportEvent>        support_events_;
     Vector                           final_u_, final_v_;
   };
 
@@ -194,7 +230,8 @@ namespace vibroimpact::integrators
   double interpolate(const std::vector<double> &times, const std::vector<double> &values, double t);
 
   void write_history_csv(const std::filesystem::path &file, const ResponseHistory &history);
-  // time, contact (its name), kind, U−, U+, impulse: one row per event.
+  // time, contact (its name), kind, U−, U+, impulse: one row per event; with spatial supports also
+  // their events (contact: the support's name) and a last column, angle (NaN for planar contacts).
   void write_events_csv(const std::filesystem::path &file, const ResponseHistory &history);
 
   // The same two tables as the groups /history and /events of an HDF5 file, one dataset per

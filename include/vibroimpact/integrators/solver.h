@@ -57,6 +57,10 @@ namespace vibroimpact::integrators
     // structure the method cannot represent, ...).
     virtual void check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const;
 
+    // Whether the solver handles the model's spatial supports (model::SpatialSupport: tubes in
+    // space, friction). The default is no: check_spatial_supports refuses such a model for it.
+    virtual bool takes_spatial_supports() const { return false; }
+
     // From the model's initial state to control.final_time. The observer receives a sample at
     // t = 0, at every output time and at the final time, and every contact event. Returns what
     // the run did. Throws std::runtime_error (a NumericalFailure) when it cannot go on.
@@ -92,6 +96,11 @@ namespace vibroimpact::integrators
   ResponseHistory run_to_history(const Solver &solver, const model::StructuralModel &model,
                                  const RunControl &control, ResponseObserver *also = nullptr,
                                  bool keep_partial = false);
+
+  // The one refusal of spatial supports by a solver that does not declare them (Solver::
+  // takes_spatial_supports): io::InputError naming Simulation/Solver, called by check_run before
+  // the solver's own check, so every verb refuses the same model in one line.
+  void check_spatial_supports(const Solver &solver, const model::StructuralModel &model, const std::string &file);
 
   // Throws io::InputError naming "Load <name>/Band high" when a random load has lines above the
   // Nyquist frequency π/h of a solver's time step (`step_entry`, e.g. "Moreau-Jean/Time step"):

@@ -28,6 +28,16 @@ namespace vibroimpact::integrators
     below_one.open_low = below_one.open_high = true;
     section.add("LCP tolerance", s.lcp_tolerance, below_one,
                 "Accepted lcp_compute_error of a solution (relative to |q|).");
+    section.add("Friction tolerance", s.friction_tolerance, below_one,
+                "Spatial supports with friction: accepted residual of Siconos' friction-contact solvers and of "
+                "our own check of the Coulomb law (relative).");
+    section.add("Annular normal", s.annular_normal,
+                io::Choices<AnnularNormal>{{"start", AnnularNormal::start},
+                                           {"mid-step", AnnularNormal::mid_step},
+                                           {"predicted", AnnularNormal::predicted}},
+                "Annular supports: where a step takes its contact normal: at its start, at u + h v/2, or at the "
+                "predicted u + h v/(2θ), which makes the step's chord the wall's (no drift of the penetration in "
+                "permanent contact; doc/theory.md §9).");
     section.add("Energy correction", s.energy_correction,
                 "Restore, after each inelastic impact, the energy it dissipated by adding β I to the velocity "
                 "(seed 001, slide 10).");
@@ -68,6 +78,7 @@ namespace vibroimpact::integrators
     , settings_(settings)
     , lcp_(settings.lcp_solver, settings.lcp_tolerance)
     , factorization_(std::make_unique<Factorization>())
+    , friction_(settings.friction_tolerance)
   {
     const double h = settings.time_step, theta = settings.theta;
     if (!(h > 0))
@@ -110,6 +121,7 @@ namespace vibroimpact::integrators
       Y_.col(i) = solve_w(Vector(H_.row(i).transpose()));
     delassus_ = H_ * Y_;
     delassus_ = 0.5 * (delassus_ + delassus_.transpose()).eval();
+    setup_spatial_supports();
   }
 
   MoreauJean::~MoreauJean()                      = default;
@@ -236,8 +248,11 @@ namespace vibroimpact::integrators
       if (model_.contacts[i].gap0 + gap[i] + gamma * h * report.velocity_before[i] <= 0)
         report.active.push_back(static_cast<unsigned int>(i));
 
+    // Spatial supports active in the step take every active contact into their problem.
+    const bool spatial = !model_.spatial_supports.empty() && spatial_step(state, report, v_plus);
+
     // The one-step nonsmooth problem: w = U+ + e U− = (H v_free + e U−) + H W⁻¹Hᵀ p.
-    if (!report.active.empty())
+    if (!spatial && !report.active.empty())
       {
         const auto      m = static_cast<Eigen::Index>(report.active.size());
         Eigen::MatrixXd D(m, m);
@@ -273,14 +288,45 @@ namespace vibroimpact::integrators
     Vector     U_plus = H_ * after.v;
     StepEnergy energy = step_energy(state, after, f_theta);
     add_impulse_work(energy, report, U_plus);
+    // The correction restores Newton's normal loss only, never friction's nor the tangential
+    // jump's (doc/time_stepping.md §7).
+    const double tangential_jump = add_spatial_work(energy, report, after.v);
 
     // Energy correction (seed 001, eq. 6): restore the energy an inelastic impact took.
+    if (settings_.energy_correction)
+      correct_energy(state, after, f_theta, report, energy, U_plus, energy.impact_dissipation - tangential_jump);
+
+    report.velocity_after = U_plus;
+    report.gap            = H_ * after.u;
+    for (Eigen::Index i = 0; i < n_contacts; ++i)
+      {
+        report.gap[i] += model_.contacts[i].gap0;
+        report.complementarity[i] = U_plus[i] + impact_target(i, report.velocity_before[i]);
+      }
+    if (!model_.spatial_supports.empty())
+      record_support_gaps(report, after.u);
+    report.energy = energy;
+    state         = std::move(after);
+    return report;
+  }
+
+  // The energy correction of one step (seed 001, eq. 6; doc/time_stepping.md §4): v+ += β I with
+  // β the root that gives back `normal_loss`, Newton's share of the impact dissipation.
+  void MoreauJean::correct_energy(const State &state, State &after, const Vector &f_theta, StepReport &report,
+                                  StepEnergy &energy, Vector &U_plus, const double normal_loss) const
+  {
+    const double h = settings_.time_step, theta = settings_.theta;
     bool inelastic = false;
     for (const auto i : report.active)
       inelastic = inelastic || (report.impulse[i] > 0 && model_.contacts[i].restitution < 1.0);
-    if (settings_.energy_correction && inelastic && energy.impact_dissipation > 0)
+    for (const auto &c : report.spatial)
+      inelastic = inelastic || (c.normal_impulse > 0 && model_.spatial_supports[c.support].restitution < 1.0);
+    if (inelastic && normal_loss > 0)
       {
-        const Vector I = direction(after.v, report.active);
+        Vector I = direction(after.v, report.active);
+        for (const auto &c : report.spatial)
+          for (const auto j : support_dofs_[c.support])
+            I[j] = 0.0;
         if (I.squaredNorm() > 0)
           {
             const Vector MI = model_.mass * I, KI = model_.stiffness * I, CI = model_.damping_force(I);
@@ -291,29 +337,20 @@ namespace vibroimpact::integrators
             const double b = MI.dot(after.v) + h * theta * KI.dot(after.u) +
                              2 * (theta - 0.5) * (MI.dot(dv) + h * theta * KI.dot(du)) +
                              2 * h * theta * CI.dot(v_theta) - h * theta * I.dot(f_theta);
-            const double c = -energy.impact_dissipation;
+            const double c = -normal_loss;
             const double beta = energy_correction_root(a, b, c);
             after.v += beta * I;
             after.u += (h * theta * beta) * I;
             U_plus                    = H_ * after.v; // unchanged on the active contacts (H I = 0)
             energy                    = step_energy(state, after, f_theta);
             add_impulse_work(energy, report, U_plus);
+            add_spatial_work(energy, report, after.v);
             energy.correction_beta    = beta;
             energy.correction_work    = a * beta * beta + b * beta;
             report.corrected          = true;
           }
       }
 
-    report.velocity_after = U_plus;
-    report.gap            = H_ * after.u;
-    for (Eigen::Index i = 0; i < n_contacts; ++i)
-      {
-        report.gap[i] += model_.contacts[i].gap0;
-        report.complementarity[i] = U_plus[i] + impact_target(i, report.velocity_before[i]);
-      }
-    report.energy = energy;
-    state         = std::move(after);
-    return report;
   }
 
   void MoreauJean::advance(State &state, const unsigned int n_steps) const

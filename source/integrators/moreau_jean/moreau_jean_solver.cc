@@ -35,6 +35,7 @@ namespace vibroimpact::integrators
                                                        {"external work", ledger.external_work()},
                                                        {"damping dissipation", ledger.damping_dissipation()},
                                                        {"impact dissipation", ledger.impact_dissipation()},
+                                                       {"friction dissipation", ledger.friction_dissipation()},
                                                        {"numerical dissipation", ledger.numerical_dissipation()}};
       for (const auto &[name, value] : terms)
         if (!std::isfinite(value))
@@ -55,6 +56,167 @@ namespace vibroimpact::integrators
       double        second_step_start = 0.0;
     };
 
+    // What the spatial supports' contacts did, step by step: impulses since the last row, friction
+    // and wear work since t = 0 (every step: rows are too coarse to integrate them), contact
+    // episodes per candidate with their events (impact, tangential sticking, separation), and the
+    // deepest penetration of each support.
+    class SupportFollower
+    {
+    public:
+      explicit SupportFollower(const model::StructuralModel &model)
+        : model_(model)
+        , samples_(model.spatial_supports.size())
+      {
+        for (const auto &support : model.spatial_supports)
+          {
+            episodes_.emplace_back(support.n_candidates());
+            deepest_.push_back({0.0, 0.0});
+          }
+      }
+
+      void follow(const StepReport &report, const double t_start, const double h, ResponseObserver &observer)
+      {
+        if (samples_.empty())
+          return;
+        std::vector<std::vector<bool>> touched;
+        for (const auto &e : episodes_)
+          touched.emplace_back(e.size(), false);
+        for (const auto &c : report.spatial)
+          {
+            auto &s = samples_[c.support];
+            s.normal_impulse += c.normal_impulse;
+            s.tangential_impulse += std::hypot(c.tangential_impulse[0], c.tangential_impulse[1]);
+            s.friction_work += c.friction_work;
+            s.wear_work += c.wear_work;
+            if (c.normal_impulse > 0)
+              {
+                touched[c.support][c.candidate] = true;
+                follow_contact(c, t_start, h, observer);
+              }
+          }
+        for (std::size_t k = 0; k < episodes_.size(); ++k)
+          for (std::size_t j = 0; j < episodes_[k].size(); ++j)
+            if (!touched[k][j] && episodes_[k][j].open)
+              close(k, j, t_start, true, observer);
+        for (Eigen::Index k = 0; k < report.support_gap.size(); ++k)
+          if (report.support_gap[k] < deepest_[k].first)
+            deepest_[k] = {report.support_gap[k], t_start + h};
+      }
+
+      void close_all(const double t, ResponseObserver &observer)
+      {
+        for (std::size_t k = 0; k < episodes_.size(); ++k)
+          for (std::size_t j = 0; j < episodes_[k].size(); ++j)
+            if (episodes_[k][j].open)
+              close(k, j, t, false, observer);
+      }
+
+      // The row's samples: mean forces over its span; impulses restart at the next row.
+      const std::vector<SupportSample> *row(const double span)
+      {
+        if (samples_.empty())
+          return nullptr;
+        for (auto &s : samples_)
+          {
+            s.normal_force     = span > 0 ? s.normal_impulse / span : 0.0;
+            s.tangential_force = span > 0 ? s.tangential_impulse / span : 0.0;
+          }
+        shown_ = samples_;
+        for (auto &s : samples_)
+          s.normal_impulse = s.tangential_impulse = 0.0;
+        return &shown_;
+      }
+
+      // Penetrations deeper than the fraction of the support's clearance (its smallest side).
+      void warn(const double fraction, const double h, std::vector<std::string> &warnings) const
+      {
+        for (std::size_t k = 0; k < deepest_.size(); ++k)
+          {
+            const auto &support = model_.spatial_supports[k];
+            double      scale   = support.clearance;
+            for (const auto &side : support.sides)
+              scale = scale > 0 ? std::min(scale, side.distance) : side.distance;
+            if (deepest_[k].first < 0 && -deepest_[k].first > fraction * scale)
+              {
+                std::ostringstream w;
+                w << "support " << support.name << ": penetration " << -deepest_[k].first << " at t = "
+                  << deepest_[k].second << " is " << 100 * -deepest_[k].first / scale << " % of its clearance "
+                  << scale << ": the time step h = " << h << " is too long for this support";
+                warnings.push_back(w.str());
+              }
+          }
+      }
+
+      unsigned long impacts() const { return impacts_; }
+
+    private:
+      struct Episode
+      {
+        bool          open = false, sticking = false;
+        unsigned long steps = 0;
+        SupportEvent  impact;
+      };
+
+      void follow_contact(const SpatialContactReport &c, const double t_start, const double h,
+                          ResponseObserver &observer)
+      {
+        Episode &e = episodes_[c.support][c.candidate];
+        if (!e.open)
+          {
+            const double approach = -c.normal_velocity_before;
+            e                     = Episode{};
+            e.open                = true;
+            e.impact.kind         = ContactEvent::Kind::impact;
+            e.impact.time         = t_start + (approach > 0 ? std::clamp(c.gap / approach, 0.0, h) : 0.0);
+            e.impact.support      = c.support;
+            e.impact.candidate    = c.candidate;
+            e.impact.angle        = c.angle;
+            e.impact.pre_velocity = c.normal_velocity_before;
+            e.impact.post_velocity = c.normal_velocity_after;
+          }
+        ++e.steps;
+        e.impact.impulse += c.normal_impulse;
+        // Tangential sticking: the contact's sliding velocity after the step is zero (to the
+        // solver's round-off relative to the velocities in play).
+        const double slip  = std::hypot(c.tangential_velocity_after[0], c.tangential_velocity_after[1]);
+        const double speed = std::hypot(c.tangential_velocity_before[0], c.tangential_velocity_before[1]) +
+                             std::abs(c.normal_velocity_before);
+        const bool stuck = model_.spatial_supports[c.support].friction > 0 && slip <= 1e-9 * std::max(speed, 1e-300);
+        if (stuck && !e.sticking)
+          {
+            SupportEvent stick = e.impact;
+            stick.kind         = ContactEvent::Kind::sticking_start;
+            stick.time         = t_start + h;
+            stick.angle        = c.angle;
+            stick.impulse = stick.pre_velocity = stick.post_velocity = 0.0;
+            observer.support_event(stick);
+          }
+        e.sticking = stuck;
+      }
+
+      void close(const std::size_t k, const std::size_t j, const double t, const bool separated,
+                 ResponseObserver &observer)
+      {
+        Episode &e = episodes_[k][j];
+        observer.support_event(e.impact);
+        ++impacts_;
+        if (e.steps > 1 && separated)
+          {
+            SupportEvent separation = e.impact;
+            separation.kind         = ContactEvent::Kind::separation;
+            separation.time         = t;
+            separation.impulse = separation.pre_velocity = separation.post_velocity = 0.0;
+            observer.support_event(separation);
+          }
+        e = Episode{};
+      }
+
+      const model::StructuralModel           &model_;
+      std::vector<SupportSample>              samples_, shown_;
+      std::vector<std::vector<Episode>>       episodes_;
+      std::vector<std::pair<double, double>>  deepest_; // gap, time
+      unsigned long                           impacts_ = 0;
+    };
   } // namespace
 
   std::string MoreauJeanSolver::description() const
@@ -96,6 +258,7 @@ namespace vibroimpact::integrators
         , gap_before_(n_contacts_)
         , deepest_(n_contacts_)
         , travel_(n_contacts_, 0.0)
+        , supports_(model)
       {}
 
       RunSummary run()
@@ -110,6 +273,7 @@ namespace vibroimpact::integrators
             const double t_start = state_.t;
             const auto   report  = step(k);
             follow_episodes(report, t_start);
+            supports_.follow(report, t_start, h_, observer_);
             account(k, t_start, report);
             record_if_due(k, report.corrected);
             progress.update(state_.t);
@@ -118,6 +282,7 @@ namespace vibroimpact::integrators
         for (std::size_t c = 0; c < n_contacts_; ++c)
           if (episodes_[c].open)
             close_episode(c, state_.t, false);
+        supports_.close_all(state_.t, observer_);
         return summarise();
       }
 
@@ -129,7 +294,7 @@ namespace vibroimpact::integrators
         auto         report  = osi_.step(state_);
         if (report.lcp_solved)
           {
-            ++lcp_solves_;
+            ++(report.friction_problem ? friction_solves_ : lcp_solves_);
             if (report.lcp_failed)
               {
                 std::ostringstream message;
@@ -220,7 +385,8 @@ namespace vibroimpact::integrators
           }
         ledger_.record(report.energy, osi_.kinetic_energy(state_.v), osi_.potential_energy(state_.u));
         if (!std::isfinite(ledger_.total() + ledger_.external_work() + ledger_.damping_dissipation() +
-                           ledger_.impact_dissipation() + ledger_.numerical_dissipation()))
+                           ledger_.impact_dissipation() + ledger_.friction_dissipation() +
+                           ledger_.numerical_dissipation()))
           throw NumericalFailure(non_finite_report(k, t_start + h_, state_, ledger_));
         impulse_since_row_ += report.impulse;
         state_.t = k * h_;
@@ -248,6 +414,9 @@ namespace vibroimpact::integrators
         s.energy.external_work         = ledger_.external_work();
         s.energy.damping_dissipation   = ledger_.damping_dissipation();
         s.energy.impact_dissipation    = ledger_.impact_dissipation();
+        s.energy.friction_dissipation  = ledger_.friction_dissipation();
+        s.supports                     = supports_.row(state_.t - last_row_time_);
+        last_row_time_                 = state_.t;
         s.energy.numerical_dissipation = ledger_.numerical_dissipation();
         s.energy.correction_beta       = beta_;
         s.energy.correction_work       = ledger_.correction_work();
@@ -264,6 +433,13 @@ namespace vibroimpact::integrators
         summary_.relative_balance_error = ledger_.relative_balance_error();
         count("LCP solves", double(lcp_solves_));
         count("LCP fallbacks", double(lcp_fallbacks_));
+        if (!model_.spatial_supports.empty())
+          {
+            count("friction-contact solves", double(friction_solves_));
+            count("friction dissipation", ledger_.friction_dissipation());
+            supports_.warn(MoreauJeanSolver::penetration_warning_fraction, h_, summary_.warnings);
+            summary_.impacts += supports_.impacts();
+          }
         count("energy corrections", double(corrections_));
         count("largest |beta|", largest_beta_);
         if (lcp_fallbacks_ > 0)
@@ -325,7 +501,9 @@ namespace vibroimpact::integrators
       std::vector<double>           gap_before_;
       std::vector<Penetration>      deepest_;
       std::vector<double>           travel_; // largest |g − g0|: how far the contact point moved
-      unsigned long                 lcp_solves_ = 0, lcp_fallbacks_ = 0, corrections_ = 0;
+      SupportFollower               supports_;
+      double                        last_row_time_ = 0.0;
+      unsigned long                 lcp_solves_ = 0, lcp_fallbacks_ = 0, corrections_ = 0, friction_solves_ = 0;
       double                        largest_beta_ = 0.0;
     };
   } // namespace
