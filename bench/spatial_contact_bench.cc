@@ -8,6 +8,7 @@
 //
 //   cmake --build build -j2 --target spatial_contact_bench
 //   build/bench/spatial_contact_bench --benchmark_counters_tabular=true
+//   build/bench/spatial_contact_bench --penetration     (the table of doc/theory.md §9.6)
 //
 // Each iteration is one step; the state advances across iterations. Goal: friction <= 2x the
 // frictionless step at equal activity. doc/performance.md, "Spatial supports with friction".
@@ -16,6 +17,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 using namespace vibroimpact;
 
@@ -101,4 +104,55 @@ namespace
 BENCHMARK(frictionless)->Arg(28)->Arg(200)->Unit(benchmark::kMicrosecond);
 BENCHMARK(friction)->Arg(28)->Arg(200)->Unit(benchmark::kMicrosecond);
 
-BENCHMARK_MAIN();
+namespace
+{
+  // doc/theory.md §9.6: the deepest penetration of a frictionless whirl in permanent contact
+  // (m = k = c = 1, v = 2, e = 0, θ = ½) at t = 1 and t = 10 for each choice of the annular normal.
+  void print_penetration_table()
+  {
+    const char *names[] = {"start", "u + h v/2", "u + h v/(2 theta)"};
+    for (int normal = 0; normal < 3; ++normal)
+      for (const double h : {2e-3, 1e-3, 5e-4})
+        {
+          model::StructuralModel m;
+          m.mass      = Eigen::MatrixXd::Identity(2, 2).sparseView();
+          m.stiffness = m.mass;
+          m.damping.resize(2, 2);
+          m.dof_kinds.assign(2, model::DofKind::lumped);
+          model::SpatialSupport  s;
+          model::SparseRowVector r1(2), r2(2);
+          r1.insert(0) = 1.0, r2.insert(1) = 1.0;
+          s.name = "hole", s.clearance = 1.0, s.transverse = {{r1, r2}};
+          m.spatial_supports     = {s};
+          m.initial_displacement = Eigen::Vector2d(1, 0);
+          m.initial_velocity     = Eigen::Vector2d(0, 2);
+          integrators::MoreauJeanSettings settings;
+          settings.time_step      = h;
+          settings.annular_normal = static_cast<integrators::AnnularNormal>(normal);
+          const integrators::MoreauJean osi(m, settings);
+          auto                          state  = osi.initial_state();
+          double                        deepest = 0.0;
+          const long                    n       = std::lround(10.0 / h);
+          for (long k = 1; k <= n; ++k)
+            {
+              deepest = std::min(deepest, osi.step(state).support_gap[0]);
+              if (k == n / 10 || k == n)
+                std::printf("normal at %-18s h = %-6g t = %-3g penetration %.2e speed %.6f\n", names[normal], h,
+                            k * h, -deepest, state.v.norm());
+            }
+        }
+  }
+} // namespace
+
+// `spatial_contact_bench --penetration` prints the table of doc/theory.md §9.6 instead.
+int main(int argc, char **argv)
+{
+  if (argc > 1 && std::string(argv[1]) == "--penetration")
+    {
+      print_penetration_table();
+      return 0;
+    }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}

@@ -461,3 +461,69 @@ TEST(SpatialFriction, SolversWithoutSpatialSupportsRefuseThem)
   const MoreauJeanSettings mj;
   EXPECT_THROW(periodic::make_flow_map({mdl, continuation, mj}), io::InputError);
 }
+
+// The impulse a step applies is the seam's: M (v+ − v_free) = normalᵀ p_n + tangentᵀ p_t +
+// axialᵀ p_s with the rows of model::contact_frames at the predicted position u + h v/(2θ), for a
+// contact at a general angle with axial and twist fields (the OSI forms its frame rows from the
+// support's kinematic rows; this checks that combination against the seam).
+TEST(SpatialFriction, StepImpulseActsThroughTheSeamsFrameRows)
+{
+  PointMass p;
+  p.n_dofs = 4, p.J = 0.05, p.R = 0.3;
+  const double h = 1e-3, angle = 0.7;
+  auto         mdl = p.model(SpatialSupport::Shape::annular, 0.4, 0.5);
+  mdl.initial_displacement << p.c * std::cos(angle), p.c * std::sin(angle), 0.0, 0.0;
+  mdl.initial_velocity << 1.0, 0.4, -0.3, 2.0; // approaching, sliding round, along and twisting
+  auto free           = mdl;
+  free.spatial_supports.clear();
+  MoreauJean with(mdl, settings(h)), without(free, settings(h));
+  State      a = with.initial_state(), b = without.initial_state();
+  const auto frame = model::contact_frames(mdl.spatial_supports[0], Eigen::VectorXd(a.u + h * a.v))[0];
+  const StepReport r = with.step(a);
+  without.step(b);
+  ASSERT_EQ(r.spatial.size(), 1u);
+  ASSERT_EQ(r.spatial[0].candidate, 0u);
+  const auto  &c = r.spatial[0];
+  EXPECT_GT(c.normal_impulse, 0.0);
+  const Eigen::VectorXd applied = mdl.mass * (a.v - b.v);
+  const Eigen::VectorXd seam    = Eigen::VectorXd(frame.normal) * c.normal_impulse +
+                               Eigen::VectorXd(frame.tangent) * c.tangential_impulse[0] +
+                               Eigen::VectorXd(frame.axial) * c.tangential_impulse[1];
+  // W = M + θ²h²K: the impulse acts through W⁻¹, so M (v+ − v_free) = M W⁻¹ (seam); K = k on r1, r2.
+  Eigen::VectorXd expected = seam;
+  for (int i = 0; i < 2; ++i)
+    expected[i] *= p.m / (p.m + 0.25 * h * h * p.k);
+  EXPECT_LT((applied - expected).norm(), 1e-12 * seam.norm());
+  EXPECT_GT(std::abs(c.tangential_impulse[1]), 0.0); // the axial slip took friction too
+}
+
+// Planar contacts join a friction-contact problem as frictionless contacts (their missing
+// tangents decoupled): a mass stuck on an annular wall with friction (P, T < μ P) and pressed
+// on a planar stop along its axial DoF by Q takes exactly (P h, −T h) and Q h.
+TEST(SpatialFriction, PlanarContactJoinsTheFrictionProblemAsAFrictionlessOne)
+{
+  PointMass p;
+  p.n_dofs = 4, p.k = 0.0, p.J = 1.0;
+  const double mu = 0.3, P = 2.0, T = 0.4, Q = 1.5, h = 1e-3;
+  auto         mdl = p.model(SpatialSupport::Shape::annular, mu);
+  mdl.spatial_supports[0].axial = model::SparseRowVector(4); // no axial friction: a 2-D problem
+  mdl.initial_displacement[0]   = p.c;
+  model::Contact stop;
+  stop.name = "axial stop", stop.row = pick(4, 2), stop.gap0 = 0.0, stop.restitution = 0.0; // g = x >= 0
+  mdl.contacts.push_back(stop);
+  add_constant_load(mdl, Eigen::Vector4d(P, T, -Q, 0.0));
+  MoreauJean osi(mdl, settings(h));
+  State      state = osi.initial_state();
+  for (int k = 1; k <= 200; ++k)
+    {
+      const StepReport r = osi.step(state);
+      ASSERT_TRUE(r.friction_problem);
+      ASSERT_FALSE(r.lcp_failed) << r.lcp_message;
+      ASSERT_EQ(r.active.size(), 1u);
+      ASSERT_EQ(r.spatial.size(), 1u);
+      EXPECT_NEAR(r.impulse[0], Q * h, 1e-12) << k;
+      EXPECT_NEAR(r.spatial[0].normal_impulse, P * h, 1e-12) << k;
+      EXPECT_NEAR(r.spatial[0].tangential_impulse[0], -T * h, 1e-12) << k;
+    }
+  EXPECT_LT(state.u.cwiseAbs().tail(3).maxCoeff(), 1e-14);
+}
