@@ -11,6 +11,18 @@ namespace vibroimpact::model
     return shape == Shape::annular ? 1u : static_cast<unsigned int>(sides.size());
   }
 
+  Eigen::Matrix<double, 3, 4> frame_coefficients(const SpatialSupport &support, const std::array<double, 2> &nu)
+  {
+    Eigen::Matrix<double, 3, 4> c = Eigen::Matrix<double, 3, 4>::Zero();
+    c(0, 0) = -nu[0], c(0, 1) = -nu[1];
+    c(1, 0) = -nu[1], c(1, 1) = nu[0];
+    if (support.twist.nonZeros() > 0)
+      c(1, 3) = support.outer_radius;
+    if (support.axial.nonZeros() > 0)
+      c(2, 2) = 1.0;
+    return c;
+  }
+
   std::array<double, 2> relative_position(const SpatialSupport &support, const Eigen::VectorXd &u)
   {
     return {{support.transverse[0].dot(u) - support.centre[0], support.transverse[1].dot(u) - support.centre[1]}};
@@ -22,15 +34,16 @@ namespace vibroimpact::model
     ContactFrame frame_of(const SpatialSupport &support, const unsigned int candidate, const std::array<double, 2> &nu,
                           const double gap)
     {
+      const Eigen::Matrix<double, 3, 4> c = frame_coefficients(support, nu);
       ContactFrame f;
       f.candidate = candidate;
       f.gap       = gap;
       f.outward   = nu;
       f.angle     = std::atan2(nu[1], nu[0]);
-      f.normal    = -(nu[0] * support.transverse[0] + nu[1] * support.transverse[1]);
-      f.tangent   = -nu[1] * support.transverse[0] + nu[0] * support.transverse[1];
-      if (support.twist.nonZeros() > 0)
-        f.tangent += support.outer_radius * support.twist;
+      f.normal    = c(0, 0) * support.transverse[0] + c(0, 1) * support.transverse[1];
+      f.tangent   = c(1, 0) * support.transverse[0] + c(1, 1) * support.transverse[1];
+      if (c(1, 3) != 0.0)
+        f.tangent += c(1, 3) * support.twist;
       f.axial = support.axial;
       return f;
     }

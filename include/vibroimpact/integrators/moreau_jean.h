@@ -47,7 +47,7 @@ namespace vibroimpact::integrators
   struct SpatialContactReport
   {
     unsigned int support = 0, candidate = 0;
-    double       outward[2] = {1, 0};         // ν of the frame the step used
+    std::array<double, 2> outward{{1, 0}};   // ν of the frame the step used
     double       angle = 0.0;                 // of ν, atan2(ν2, ν1): where on the wall
     double       gap   = 0.0;                 // at the step's start
     double       normal_impulse = 0.0;        // p_n >= 0

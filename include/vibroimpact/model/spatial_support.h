@@ -86,6 +86,13 @@ namespace vibroimpact::model
     SparseRowVector       axial;           // U_t2 = axial · v; empty without an axial field
   };
 
+  // The local frame (n, t1, t2) of a contact with outward normal ν as coefficients over the
+  // support's kinematic rows (r1, r2, axial, twist):
+  //   n = −ν1 r1 − ν2 r2,  t1 = −ν2 r1 + ν1 r2 + R twist,  t2 = axial,
+  // with 0 for a row the body lacks. The one statement of the frame: the rows of a ContactFrame
+  // are these times the kinematic rows, and a solver may rotate precomputed row data with them.
+  Eigen::Matrix<double, 3, 4> frame_coefficients(const SpatialSupport &support, const std::array<double, 2> &outward);
+
   // The support's position relative to its centre, r − c, at the displacement u.
   std::array<double, 2> relative_position(const SpatialSupport &support, const Eigen::VectorXd &u);
 

@@ -16,22 +16,6 @@ namespace vibroimpact::integrators
   namespace
   {
     constexpr Eigen::Index rows_per_support = 4; // r1, r2, axial, twist
-
-    // The local frame (n, t, s) of a contact with outward normal ν as coefficients over the
-    // support's kinematic rows (r1, r2, axial, twist): model/spatial_support.h's
-    //   n = −ν1 r1 − ν2 r2,  t = −ν2 r1 + ν1 r2 + R twist,  s = axial,
-    // an absent row (no axial or twist field) with coefficient 0.
-    Eigen::Matrix<double, 3, 4> frame_coefficients(const model::SpatialSupport &support, const double nu[2])
-    {
-      Eigen::Matrix<double, 3, 4> c = Eigen::Matrix<double, 3, 4>::Zero();
-      c(0, 0) = -nu[0], c(0, 1) = -nu[1];
-      c(1, 0) = -nu[1], c(1, 1) = nu[0];
-      if (support.twist.nonZeros() > 0)
-        c(1, 3) = support.outer_radius;
-      if (support.axial.nonZeros() > 0)
-        c(2, 2) = 1.0;
-      return c;
-    }
   } // namespace
 
   // The active contacts of a step as rows over all interaction rows [H; S], `dimension` rows
@@ -124,9 +108,9 @@ namespace vibroimpact::integrators
             c.support    = s;
             c.candidate  = start[k].candidate;
             c.gap        = start[k].gap;
-            c.outward[0] = normals[k].outward[0], c.outward[1] = normals[k].outward[1];
+            c.outward = normals[k].outward;
             c.angle      = normals[k].angle;
-            const auto coefficients = frame_coefficients(support, c.outward);
+            const auto coefficients = model::frame_coefficients(support, c.outward);
             const Eigen::Matrix<double, 3, 1> U = coefficients * problem.U_minus_all.segment<4>(n_c + 4 * s);
             if (c.gap + gamma * h * U[0] > 0)
               continue;
@@ -257,7 +241,7 @@ namespace vibroimpact::integrators
       {
         const auto  &support = model_.spatial_supports[c.support];
         const Eigen::Matrix<double, 3, 1> U =
-          frame_coefficients(support, c.outward) * U_S.segment<4>(4 * c.support);
+          model::frame_coefficients(support, c.outward) * U_S.segment<4>(4 * c.support);
         c.normal_velocity_after        = U[0];
         c.tangential_velocity_after[0] = U[1], c.tangential_velocity_after[1] = U[2];
         const double pn = c.normal_impulse, Un = c.normal_velocity_before;
