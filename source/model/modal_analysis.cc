@@ -206,6 +206,41 @@ namespace vibroimpact::model
         }
       return scalar;
     }
+
+    // Whether the mode's largest 3-D displacement is its largest displacement along the bodies'
+    // motion directions: always for beams, rods and masses (their points move along it), not for
+    // a tube's modes in its e2 plane, its twist or a pair turned between its planes.
+    bool moves_along_motion(const OutputGeometry &geometry, const Vector &u, const double peak_along)
+    {
+      const Vector sampled = geometry.displacement_map * u;
+      double       largest = 0;
+      for (std::size_t p = 0; p < geometry.points.size(); ++p)
+        largest = std::max(largest, sampled.segment<3>(3 * p).norm());
+      return peak_along > 0 && peak_along >= largest * (1 - 1e-12);
+    }
+
+    // A tube's mode drawn along the direction its largest displacement takes (e2 for a mode in the
+    // e2 plane); a twist mode, which moves no drawn point, is scaled by its largest DoF and drawn 0.
+    double along_largest_motion(const OutputGeometry &geometry, const Vector &u, Vector &drawn, Eigen::Index &at_peak)
+    {
+      const Vector sampled = geometry.displacement_map * u;
+      Eigen::Index largest = 0;
+      for (std::size_t p = 0; p < geometry.points.size(); ++p)
+        if (sampled.segment<3>(3 * p).norm() > sampled.segment<3>(3 * largest).norm())
+          largest = static_cast<Eigen::Index>(p);
+      const double norm = geometry.points.empty() ? 0.0 : sampled.segment<3>(3 * largest).norm();
+      if (!(norm > 0))
+        {
+          drawn.setZero();
+          at_peak = 0;
+          return u.cwiseAbs().maxCoeff();
+        }
+      const Eigen::Vector3d direction = sampled.segment<3>(3 * largest) / norm;
+      for (std::size_t p = 0; p < geometry.points.size(); ++p)
+        drawn[p] = direction.dot(sampled.segment<3>(3 * p));
+      at_peak = largest;
+      return std::abs(drawn[largest]);
+    }
   } // namespace
 
   DrawnModes unit_peak_modes(const ModalBasis &modes, const OutputGeometry &geometry)
@@ -216,9 +251,11 @@ namespace vibroimpact::model
     out.drawn.resize(geometry.points.size(), m);
     for (Eigen::Index j = 0; j < m; ++j)
       {
-        const Vector drawn = along_motion(geometry, modes.shapes.col(j));
+        Vector       drawn = along_motion(geometry, modes.shapes.col(j));
         Eigen::Index at_peak;
-        const double peak = drawn.cwiseAbs().maxCoeff(&at_peak);
+        double       peak = drawn.cwiseAbs().maxCoeff(&at_peak);
+        if (!moves_along_motion(geometry, modes.shapes.col(j), peak))
+          peak = along_largest_motion(geometry, modes.shapes.col(j), drawn, at_peak);
         const double sign = drawn[at_peak] > 0 ? 1.0 : -1.0;
         out.shapes.col(j) = modes.shapes.col(j) / (sign * peak);
         out.drawn.col(j)  = drawn / (sign * peak);
