@@ -185,3 +185,10 @@ TEST_F(TubeBadInput, WaveModesRefuseTubes)
 {
   expect_rejected(tube_case, "Body tube/Type", "a tube", "simulate", "-s Simulation/Solver=wave-modes");
 }
+
+TEST_F(TubeBadInput, InitialStateOutsideTheHole)
+{
+  expect_rejected(replace(tube_case, "set Outer radius = 0.01\n",
+                          "set Outer radius = 0.01\n  set Initial displacement e2 = 0.01*sin(pi*x)\n"),
+                  "Support s1/Clearance", "penetrates");
+}

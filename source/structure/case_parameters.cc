@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <sstream>
 
 namespace vibroimpact::structure
 {
@@ -347,8 +348,12 @@ namespace vibroimpact::structure
         s.fail("Centre offset", "needs two components c1, c2, got " + std::to_string(centre.size()));
       support.centre = {{centre[0], centre[1]}};
       if (!(sectors >= 1) || sectors != std::floor(sectors) || sectors > 1e6)
-        s.fail("Wear sectors", std::to_string(sectors) + " sectors do not divide the circle into equal sectors: give a "
-                                                         "whole number >= 1");
+        {
+          std::ostringstream given;
+          given << sectors;
+          s.fail("Wear sectors", given.str() + " sectors do not divide the circle into equal sectors: give a whole "
+                                               "number >= 1");
+        }
       support.wear_sectors = static_cast<unsigned int>(sectors);
       if (support.shape == SupportShape::stops && support.friction > 0)
         s.fail("Friction coefficient", "friction acts on a support in space (Shape = annular, flat bar or polygonal) "

@@ -326,6 +326,15 @@ namespace vibroimpact::structure
                             " (Gap " + std::to_string(contact.gap0) + ", initial displacement " +
                             std::to_string(moved) + ")");
         }
+      for (const auto &support : m.spatial_supports)
+        for (const auto &frame : model::contact_frames(support, m.initial_displacement))
+          if (frame.gap < -1e-9 * (support.shape == model::SpatialSupport::Shape::annular ?
+                                     support.clearance :
+                                     support.sides[frame.candidate].distance))
+            assembly.fail("Support " + support.name + "/" + (support.shape == model::SpatialSupport::Shape::annular ?
+                                                               "Clearance" : "Side distances"),
+                          "the initial state penetrates the support: g(0) = " + std::to_string(frame.gap) +
+                            " at the wall whose normal is at " + std::to_string(frame.angle * 180 / M_PI) + " degrees");
     }
   } // namespace
 
@@ -341,6 +350,7 @@ namespace vibroimpact::structure
     assemble_bodies(entries, m, assembly);
     assemble_lumped_elements(entries, assembly, description);
     set_matrices(m, entries, assembly);
+    m.continuum = make_continuum(assembly, description); // before any modes: a tube's are found in pairs
 
     add_contacts(m, assembly, description);
     add_probes(m, assembly, description);
@@ -352,7 +362,6 @@ namespace vibroimpact::structure
     m.geometry = make_geometry(assembly, description);
     set_initial_state(m, assembly, description);
     check_finite_initial_state(m, assembly, description);
-    m.continuum   = make_continuum(assembly, description);
     m.exact_modes = exact_modes(m);
     check_initial_gaps(m, assembly);
     return m;
