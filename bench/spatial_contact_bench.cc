@@ -8,7 +8,7 @@
 //
 //   cmake --build build -j2 --target spatial_contact_bench
 //   build/bench/spatial_contact_bench --benchmark_counters_tabular=true
-//   build/bench/spatial_contact_bench --penetration     (the table of doc/theory.md §9.6)
+//   build/bench/spatial_contact_bench --penetration     (the table of doc/theory.md §10.6)
 //
 // Each iteration is one step; the state advances across iterations. Goal: friction <= 2x the
 // frictionless step at equal activity. doc/performance.md, "Spatial supports with friction".
@@ -106,7 +106,7 @@ BENCHMARK(friction)->Arg(28)->Arg(200)->Unit(benchmark::kMicrosecond);
 
 namespace
 {
-  // doc/theory.md §9.6: the deepest penetration of a frictionless whirl in permanent contact
+  // doc/theory.md §10.6: the deepest penetration of a frictionless whirl in permanent contact
   // (m = k = c = 1, v = 2, e = 0, θ = ½) at t = 1 and t = 10 for each choice of the annular normal.
   void print_penetration_table()
   {
@@ -144,7 +144,7 @@ namespace
   }
 } // namespace
 
-// `spatial_contact_bench --penetration` prints the table of doc/theory.md §9.6 instead.
+// `spatial_contact_bench --penetration` prints the table of doc/theory.md §10.6 instead.
 int main(int argc, char **argv)
 {
   if (argc > 1 && std::string(argv[1]) == "--penetration")

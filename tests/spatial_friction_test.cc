@@ -1,5 +1,5 @@
 // Moreau–Jean with spatial supports and Coulomb friction (issue 25), against the closed forms of
-// doc/theory.md §9 ("A point mass in a circular clearance"): a mass m on an isotropic spring k in
+// doc/theory.md §10 ("A point mass in a circular clearance"): a mass m on an isotropic spring k in
 // a hole of radial clearance c, with DoFs (r1, r2[, x, θ]) built by hand (no tube body needed).
 // Also the friction-contact solver alone, the energy ledger with friction, what a run reports,
 // and the refusal of spatial supports by the solvers that cannot take them.
@@ -183,7 +183,7 @@ namespace
 
 // (a) Frictionless whirl in permanent contact at speed v: F_N = m v²/c − k c, constant. The
 // velocity-level law with e = 0 turns the velocity by a small inelastic impact each step, which
-// takes O(h) of the energy (doc/theory.md §9): the force follows the step's speed to 1e-3, and
+// takes O(h) of the energy (doc/theory.md §10): the force follows the step's speed to 1e-3, and
 // v → v0 as h → 0 at order one.
 TEST(SpatialFriction, FrictionlessWhirlHasTheContactForceOfTheCentripetalBalance)
 {

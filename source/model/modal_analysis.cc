@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <complex>
 #include <functional>
+#include <random>
 #include <stdexcept>
 
 namespace vibroimpact::model
@@ -34,11 +35,16 @@ namespace vibroimpact::model
     struct ShiftedInverse
     {
       const Eigen::SimplicialLDLT<SparseMatrix> &factor;
+      // Modes already found (M-orthonormal, with M times them), projected out of every result so
+      // that they have eigenvalue 0 (deflation); empty: none.
+      const Eigen::MatrixXd *found = nullptr, *mass_found = nullptr;
       void vmult(DealVector &dst, const DealVector &src) const
       {
         Eigen::Map<const Vector> x(src.begin(), src.size());
         Eigen::Map<Vector>       y(dst.begin(), dst.size());
         y = factor.solve(x);
+        if (found != nullptr && found->cols() > 0)
+          y -= *found * (mass_found->transpose() * y);
       }
     };
 
@@ -119,7 +125,9 @@ namespace vibroimpact::model
 
     ModalBasis arpack_modes(const SparseMatrix &mass,
                             const SparseMatrix &stiffness,
-                            const unsigned int  n_modes)
+                            const unsigned int  n_modes,
+                            const Eigen::MatrixXd *found = nullptr,
+                            const unsigned int     seed  = 0)
     {
       const Eigen::Index n = mass.rows();
       const double sigma = shift_below_zero(mass, stiffness);
@@ -127,6 +135,7 @@ namespace vibroimpact::model
       Eigen::SimplicialLDLT<SparseMatrix> factor(shifted);
       if (factor.info() != Eigen::Success)
         throw std::runtime_error("sparse LDL^T of K - sigma M failed");
+      const Eigen::MatrixXd mass_found = found != nullptr ? Eigen::MatrixXd(mass * *found) : Eigen::MatrixXd();
 
       const unsigned int n_arnoldi =
         std::min<unsigned int>(n - 1, std::max<unsigned int>(2 * n_modes + 2, 30));
@@ -135,12 +144,23 @@ namespace vibroimpact::model
                                   dealii::ArpackSolver::AdditionalData(
                                     n_arnoldi, dealii::ArpackSolver::largest_magnitude, true));
       solver.set_shift(sigma);
+      // deal.II starts Lanczos from (1, ..., 1), which has equal parts in a tube's two planes and
+      // so never reaches the modes with opposite parts: a seeded pseudo-random start does.
+      if (seed != 0)
+        {
+          std::mt19937_64                        generator(seed);
+          std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+          DealVector                             start(n);
+          for (auto &entry : start)
+            entry = uniform(generator);
+          solver.set_initial_vector(start);
+        }
 
       std::vector<std::complex<double>> eigenvalues(n_modes);
       std::vector<DealVector>           eigenvectors(n_modes, DealVector(n));
       solver.solve(SparseOperator{stiffness},
                    SparseOperator{mass},
-                   ShiftedInverse{factor},
+                   ShiftedInverse{factor, found, &mass_found},
                    eigenvalues,
                    eigenvectors,
                    n_modes);
@@ -155,6 +175,44 @@ namespace vibroimpact::model
           basis.shapes.col(j) = Eigen::Map<const Vector>(eigenvectors[j].begin(), n);
         }
       return basis;
+    }
+
+    // Lanczos (ARPACK) finds one vector of each eigenspace its starting vector reaches: of a
+    // tube's pairs of equal bending frequencies (one in each plane) it finds one. Further runs
+    // on the operator with the modes found so far projected out (deflation) find the partners;
+    // the lowest n_modes of all are kept, until a run finds nothing below the highest kept.
+    ModalBasis arpack_modes_with_multiplicity(const SparseMatrix &mass, const SparseMatrix &stiffness,
+                                              const unsigned int n_modes)
+    {
+      ModalBasis basis = arpack_modes(mass, stiffness, n_modes, nullptr, 1);
+      for (unsigned int pass = 0; pass < 8; ++pass)
+        {
+          normalise_and_sort(basis, mass, stiffness); // M-orthonormal, ascending
+          if (basis.shapes.cols() >= mass.rows() - 2)
+            break;
+          const auto   more    = std::min<Eigen::Index>(n_modes, mass.rows() - 2 - basis.shapes.cols());
+          ModalBasis   further = arpack_modes(mass, stiffness, static_cast<unsigned int>(more), &basis.shapes, pass + 2);
+          const double highest = basis.omegas[n_modes - 1];
+          if (further.omegas.minCoeff() >= highest * (1 - 1e-10))
+            break;
+          ModalBasis merged{Vector(basis.omegas.size() + further.omegas.size()),
+                            Eigen::MatrixXd(mass.rows(), basis.omegas.size() + further.omegas.size()), basis.method};
+          merged.omegas << basis.omegas, further.omegas;
+          merged.shapes << basis.shapes, further.shapes;
+          normalise_and_sort(merged, mass, stiffness);
+          basis = ModalBasis{merged.omegas.head(n_modes), merged.shapes.leftCols(n_modes),
+                             "ARPACK shift-invert with deflation (repeated frequencies)"};
+        }
+      return basis;
+    }
+
+    // A tube's bending frequencies come in pairs: its model needs the deflated runs.
+    bool may_repeat_frequencies(const StructuralModel &model)
+    {
+      for (const auto &body : model.continuum.bodies)
+        if (body.type == ContinuumBody::Type::tube)
+          return true;
+      return false;
     }
   } // namespace
 
@@ -184,6 +242,8 @@ namespace vibroimpact::model
                                   std::to_string(model.mass.rows()) + " DoFs");
     ModalBasis basis = (model.mass.rows() < dense_limit || n_modes + 2 >= model.mass.rows()) ?
                          dense_modes(model.mass, model.stiffness, n_modes) :
+                       may_repeat_frequencies(model) ?
+                         arpack_modes_with_multiplicity(model.mass, model.stiffness, n_modes) :
                          arpack_modes(model.mass, model.stiffness, n_modes);
     normalise_and_sort(basis, model.mass, model.stiffness, model.strain_energy);
     return basis;
@@ -206,6 +266,41 @@ namespace vibroimpact::model
         }
       return scalar;
     }
+
+    // Whether the mode's largest 3-D displacement is its largest displacement along the bodies'
+    // motion directions: always for beams, rods and masses (their points move along it), not for
+    // a tube's modes in its e2 plane, its twist or a pair turned between its planes.
+    bool moves_along_motion(const OutputGeometry &geometry, const Vector &u, const double peak_along)
+    {
+      const Vector sampled = geometry.displacement_map * u;
+      double       largest = 0;
+      for (std::size_t p = 0; p < geometry.points.size(); ++p)
+        largest = std::max(largest, sampled.segment<3>(3 * p).norm());
+      return peak_along > 0 && peak_along >= largest * (1 - 1e-12);
+    }
+
+    // A tube's mode drawn along the direction its largest displacement takes (e2 for a mode in the
+    // e2 plane); a twist mode, which moves no drawn point, is scaled by its largest DoF and drawn 0.
+    double along_largest_motion(const OutputGeometry &geometry, const Vector &u, Vector &drawn, Eigen::Index &at_peak)
+    {
+      const Vector sampled = geometry.displacement_map * u;
+      Eigen::Index largest = 0;
+      for (std::size_t p = 0; p < geometry.points.size(); ++p)
+        if (sampled.segment<3>(3 * p).norm() > sampled.segment<3>(3 * largest).norm())
+          largest = static_cast<Eigen::Index>(p);
+      const double norm = geometry.points.empty() ? 0.0 : sampled.segment<3>(3 * largest).norm();
+      if (!(norm > 0))
+        {
+          drawn.setZero();
+          at_peak = 0;
+          return u.cwiseAbs().maxCoeff();
+        }
+      const Eigen::Vector3d direction = sampled.segment<3>(3 * largest) / norm;
+      for (std::size_t p = 0; p < geometry.points.size(); ++p)
+        drawn[p] = direction.dot(sampled.segment<3>(3 * p));
+      at_peak = largest;
+      return std::abs(drawn[largest]);
+    }
   } // namespace
 
   DrawnModes unit_peak_modes(const ModalBasis &modes, const OutputGeometry &geometry)
@@ -216,9 +311,11 @@ namespace vibroimpact::model
     out.drawn.resize(geometry.points.size(), m);
     for (Eigen::Index j = 0; j < m; ++j)
       {
-        const Vector drawn = along_motion(geometry, modes.shapes.col(j));
+        Vector       drawn = along_motion(geometry, modes.shapes.col(j));
         Eigen::Index at_peak;
-        const double peak = drawn.cwiseAbs().maxCoeff(&at_peak);
+        double       peak = drawn.cwiseAbs().maxCoeff(&at_peak);
+        if (!moves_along_motion(geometry, modes.shapes.col(j), peak))
+          peak = along_largest_motion(geometry, modes.shapes.col(j), drawn, at_peak);
         const double sign = drawn[at_peak] > 0 ? 1.0 : -1.0;
         out.shapes.col(j) = modes.shapes.col(j) / (sign * peak);
         out.drawn.col(j)  = drawn / (sign * peak);

@@ -29,6 +29,18 @@ namespace vibroimpact::structure
     return v;
   }
 
+  // A tube's frame {e_x, e1, e2}: its axis, its Deflection direction without the axial part, and
+  // e2 = e_x × e1 (case_parameters.cc refuses a deflection direction parallel to the axis).
+  inline std::array<std::array<double, 3>, 3> tube_frame(const BodyDescription &d)
+  {
+    const auto   ex  = unit(d.axis);
+    const double dot = d.deflection[0] * ex[0] + d.deflection[1] * ex[1] + d.deflection[2] * ex[2];
+    const auto   e1  = unit({{d.deflection[0] - dot * ex[0], d.deflection[1] - dot * ex[1], d.deflection[2] - dot * ex[2]}});
+    const std::array<double, 3> e2{
+      {ex[1] * e1[2] - ex[2] * e1[1], ex[2] * e1[0] - ex[0] * e1[2], ex[0] * e1[1] - ex[1] * e1[0]}};
+    return {{ex, e1, e2}};
+  }
+
   // The bodies of the case with their place in the global DoF vector.
   class Assembly
   {
@@ -63,13 +75,19 @@ namespace vibroimpact::structure
       fail(parameter, name.empty() ? "no body given" : "there is no body named '" + name + "'");
     }
 
-    // The row of the displacement at a point; section names the subsection for errors.
+    // The row of the displacement at a point (of the body's primary field unless `field` says
+    // otherwise); section names the subsection for errors.
     SparseRow row(const PointOnBody &point, const std::string &section, const std::string &body_entry,
-                  const std::string &position_entry) const
+                  const std::string &position_entry, const BodyField field = BodyField::primary) const
     {
       SparseRow   result(n_dofs_);
       const auto  b    = body_index(point.body, section + "/" + body_entry);
       const auto &body = *bodies_[b];
+      if (!body.has_field(field))
+        fail(section + "/" + body_entry, "body '" + body.name() + "' has no " + field_name(field) +
+                                           " field" + (body.description().type == BodyType::tube ?
+                                                         " (a tube's Axial field / Torsion field = true adds it)" :
+                                                         " (only a tube has one)"));
       if (body.description().type == BodyType::mass && point.x != 0.0)
         fail(section + "/" + position_entry,
              "body '" + body.name() + "' is a point mass: its only point is x = 0, got " + std::to_string(point.x));
@@ -78,9 +96,25 @@ namespace vibroimpact::structure
         fail(section + "/" + position_entry,
              "x = " + std::to_string(point.x) + " lies outside body '" + body.name() + "' [0, " +
                std::to_string(body.length()) + "]");
-      for (const auto &[dof, weight] : body.displacement_row(std::clamp(point.x, 0.0, body.length())))
+      for (const auto &[dof, weight] : body.field_row(std::clamp(point.x, 0.0, body.length()), field))
         result.coeffRef(offsets_[b] + dof) += weight;
       return result;
+    }
+
+    static std::string field_name(const BodyField field)
+    {
+      switch (field)
+        {
+          case BodyField::primary:
+            return "e1";
+          case BodyField::second_deflection:
+            return "e2";
+          case BodyField::axial:
+            return "axial";
+          case BodyField::twist:
+            return "twist";
+        }
+      return "";
     }
 
     std::array<double, 3> location(const PointOnBody &point) const
@@ -130,6 +164,8 @@ namespace vibroimpact::structure
   // model_size.cc: refuses a case whose model cannot fit in the available memory.
   void check_model_size(const CaseDescription &description);
 
-  // support_expansion.cc: clearance supports as the contacts, probe, stops and load they are.
+  // support_expansion.cc: clearance supports as the contacts, probe, stops and load they are;
+  // supports in space as their probes, rings and preload, and then as model::SpatialSupport.
   CaseDescription expand_supports(const CaseDescription &original);
+  void add_spatial_supports(model::StructuralModel &m, const Assembly &assembly, const CaseDescription &description);
 } // namespace vibroimpact::structure

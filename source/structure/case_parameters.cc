@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <sstream>
 
 namespace vibroimpact::structure
 {
@@ -85,14 +86,13 @@ namespace vibroimpact::structure
       other.body = body == "ground" ? "" : body;
     }
 
-    // One end condition, whose names depend on the body type.
-    void bind_end(ParameterSection &s, const std::string &entry, EndCondition &end, const BodyType type,
-                  const std::string &doc)
+    // One end condition among `ends`; `kind` names what it holds in the message.
+    void bind_end_among(ParameterSection &s, const std::string &entry, EndCondition &end,
+                        const Choices<EndCondition> &ends, const std::string &kind, const std::string &doc)
     {
-      const auto &ends = type == BodyType::rod ? rod_ends : beam_ends;
       std::string name = "free";
       s.add(entry, name, doc);
-      if (!s.reading() || type == BodyType::mass)
+      if (!s.reading())
         return;
       std::string names;
       for (const auto &[n, condition] : ends)
@@ -104,8 +104,21 @@ namespace vibroimpact::structure
               return;
             }
         }
-      s.fail(entry, "must be one of " + names + " for a " + (type == BodyType::rod ? "rod" : "beam") + ", got '" +
-                      name + "'");
+      s.fail(entry, "must be one of " + names + " for a " + kind + ", got '" + name + "'");
+    }
+
+    // One end condition, whose names depend on the body type (a tube's bending: a beam's).
+    void bind_end(ParameterSection &s, const std::string &entry, EndCondition &end, const BodyType type,
+                  const std::string &doc)
+    {
+      if (type == BodyType::mass)
+        {
+          std::string ignored = "free";
+          s.add(entry, ignored, doc);
+          return;
+        }
+      bind_end_among(s, entry, end, type == BodyType::rod ? rod_ends : beam_ends,
+                     type == BodyType::rod ? "rod" : type == BodyType::tube ? "tube" : "beam", doc);
     }
 
     // Mass matrix and Lumped fraction into BodyDescription::lumped_fraction.
@@ -135,6 +148,43 @@ namespace vibroimpact::structure
       body.lumped_fraction = kind == MassMatrix::consistent ? 0.0 : kind == MassMatrix::lumped ? 1.0 : fraction;
     }
 
+    // What only a tube reads: its radius, its axial and torsion fields (asked by Axial field and
+    // Torsion field) with their data and ends, and its initial state along e2.
+    void bind_tube(ParameterSection &s, BodyDescription &body, const double axial_stiffness)
+    {
+      TubeDescription &tube = body.tube;
+      s.add("Outer radius", tube.outer_radius, io::non_negative(),
+            "R of a tube (length): where its surface touches a support; with a torsion field the contact point slides "
+            "with the centreline's velocity plus R times the rate of twist.");
+      s.add("Axial field", tube.axial, "Tube: add the axial displacement, FE_Q of Element degree with EA = Axial "
+                                       "stiffness and the tube's Mass per unit length (friction along the axis).");
+      s.add("Torsion field", tube.torsion, "Tube: add the twist angle, FE_Q of Element degree with Torsional stiffness "
+                                           "GJ and Polar inertia per unit length rho J.");
+      s.add("Torsional stiffness", tube.torsional_stiffness, io::positive(), "GJ (tube with a torsion field).");
+      s.add("Polar inertia per unit length", tube.polar_inertia, io::positive(),
+            "rho J, the mass moment of inertia about the axis per unit length (tube with a torsion field; a thin "
+            "tube: rho A R_m^2).");
+      const std::string fixed = " (tube): free|fixed.";
+      bind_end_among(s, "Axial left end", tube.axial_left, rod_ends, "tube's axial field", "Axial field at x = 0" + fixed);
+      bind_end_among(s, "Axial right end", tube.axial_right, rod_ends, "tube's axial field", "Axial field at x = L" + fixed);
+      bind_end_among(s, "Torsion left end", tube.torsion_left, rod_ends, "tube's torsion field",
+                     "Torsion field at x = 0" + fixed);
+      bind_end_among(s, "Torsion right end", tube.torsion_right, rod_ends, "tube's torsion field",
+                     "Torsion field at x = L" + fixed);
+      s.add("Initial displacement e2", tube.initial_displacement_e2,
+            "A tube's deflection along e2 = Axis x Deflection direction at t = 0, an expression of x.");
+      s.add("Initial velocity e2", tube.initial_velocity_e2, "A tube's velocity along e2 at t = 0, an expression of x.");
+      tube.axial_stiffness = axial_stiffness;
+      if (!s.reading() || body.type != BodyType::tube)
+        return;
+      if (!(tube.outer_radius > 0))
+        s.fail("Outer radius", "a tube needs its outer radius (positive), got 0");
+      const auto  &a = body.axis, &d = body.deflection;
+      const double cross[3] = {a[1] * d[2] - a[2] * d[1], a[2] * d[0] - a[0] * d[2], a[0] * d[1] - a[1] * d[0]};
+      if (std::hypot(cross[0], cross[1], cross[2]) <= 1e-12 * std::hypot(a[0], a[1], a[2]) * std::hypot(d[0], d[1], d[2]))
+        s.fail("Deflection direction", "is parallel to the Axis: a tube's e1 must have a part normal to its axis");
+    }
+
     void bind_body(ParameterSection &s, BodyDescription &body, const std::string &name)
     {
       body.name = name;
@@ -143,9 +193,9 @@ namespace vibroimpact::structure
         s.fail("Type", "'ground' is reserved for the rigid ground; choose another body name");
       double length = 1, bending = 1, axial = 1, rho_a = 1, mass = 1;
       s.add("Length", length, io::positive(), "Length L (beam, rod).");
-      s.add("Bending stiffness", bending, io::positive(), "EI (beam).");
-      s.add("Axial stiffness", axial, io::positive(), "EA (rod).");
-      s.add("Mass per unit length", rho_a, io::positive(), "rho A (beam, rod).");
+      s.add("Bending stiffness", bending, io::positive(), "EI (beam; tube, in both planes).");
+      s.add("Axial stiffness", axial, io::positive(), "EA (rod; tube with an axial field).");
+      s.add("Mass per unit length", rho_a, io::positive(), "rho A (beam, rod, tube).");
       s.add("Mass", mass, io::positive(), "m (mass body).");
       s.add("Number of elements", body.n_elements, 1, unbounded,
             "Uniform mesh of this many elements (unless a mesh file is given).");
@@ -155,7 +205,7 @@ namespace vibroimpact::structure
       s.add("Global refinements", body.refinements, 0, 20, "Times the mesh is bisected after it is made or read.");
       s.add("Element degree", body.degree, 1, 2, "Polynomial degree of a rod's FE_Q elements: 1 or 2.");
       bind_end(s, "Left end", body.left, body.type,
-               "End condition at x = 0. Beam: free|pinned|clamped|sliding; rod: free|fixed.");
+               "End condition at x = 0. Beam and tube (both planes): free|pinned|clamped|sliding; rod: free|fixed.");
       bind_end(s, "Right end", body.right, body.type, "End condition at x = L (same choices).");
       bind_mass_matrix(s, body);
       s.add("Origin", body.origin, "Where x = 0 is drawn (output only).");
@@ -168,8 +218,9 @@ namespace vibroimpact::structure
           if ((*direction)[0] == 0 && (*direction)[1] == 0 && (*direction)[2] == 0)
             s.fail(entry, "must not be the zero vector (it gives the body a direction in space)");
       s.add("Initial displacement", body.initial_displacement,
-            "u0(x), a muparser expression of x (Initial state/Type = expressions).");
-      s.add("Initial velocity", body.initial_velocity, "v0(x), a muparser expression of x.");
+            "u0(x), a muparser expression of x (Initial state/Type = expressions); a tube's along e1.");
+      s.add("Initial velocity", body.initial_velocity, "v0(x), a muparser expression of x; a tube's along e1.");
+      bind_tube(s, body, axial);
       if (body.type == BodyType::mass)
         {
           body.mass_per_length = mass;
@@ -177,7 +228,7 @@ namespace vibroimpact::structure
           return;
         }
       body.length          = length;
-      body.stiffness       = body.type == BodyType::beam ? bending : axial;
+      body.stiffness       = body.type == BodyType::rod ? axial : bending;
       body.mass_per_length = rho_a;
     }
 
@@ -206,15 +257,122 @@ namespace vibroimpact::structure
       s.add("Restitution", contact.restitution, io::in_range(0, 1), "Newton's coefficient of restitution e in [0, 1].");
     }
 
+    const Choices<SupportShape> support_shapes{{"stops", SupportShape::stops},
+                                               {"annular", SupportShape::annular},
+                                               {"flat bar", SupportShape::flat_bar},
+                                               {"polygonal", SupportShape::polygonal}};
+    const Choices<BodyField>    probe_fields{{"e1", BodyField::primary},
+                                          {"e2", BodyField::second_deflection},
+                                          {"axial", BodyField::axial},
+                                          {"twist", BodyField::twist}};
+
+    // The corner of two sides' lines ν_a · r = d_a and ν_b · r = d_b (their normals less than a
+    // half turn apart, so that they cross).
+    std::array<double, 2> corner(const double angle_a, const double d_a, const double angle_b, const double d_b)
+    {
+      const double ca = std::cos(angle_a), sa = std::sin(angle_a), cb = std::cos(angle_b), sb = std::sin(angle_b);
+      const double det = ca * sb - sa * cb;
+      return {{(d_a * sb - d_b * sa) / det, (ca * d_b - cb * d_a) / det}};
+    }
+
+    // A polygon's sides, listed counterclockwise by their outward normals: closed (at least three,
+    // each less than a half turn from the next, so that the tube cannot leave) and convex (each
+    // side runs forward from the corner with its predecessor to the corner with its successor:
+    // a side beyond its neighbours' corner would make the listed contour fold back).
+    void check_polygon(ParameterSection &s, const SupportDescription &support)
+    {
+      const auto        &angles = support.side_angles;
+      const std::size_t  n      = angles.size();
+      if (n < 3)
+        s.fail("Side angles", "a polygon needs at least 3 sides, got " + std::to_string(n) + ": it is not closed");
+      if (!support.side_distances.empty() && support.side_distances.size() != n)
+        s.fail("Side distances", "has " + std::to_string(support.side_distances.size()) + " values for " +
+                                   std::to_string(n) + " Side angles: give one per side, or none (Clearance each)");
+      for (std::size_t k = 0; k < n; ++k)
+        {
+          const double gap = k + 1 < n ? angles[k + 1] - angles[k] : angles[0] + 360 - angles[k];
+          if (!(gap > 0))
+            s.fail("Side angles", "must increase counterclockwise, within one turn (item " + std::to_string(k + 1) + ")");
+          if (gap >= 180)
+            s.fail("Side angles", "sides " + std::to_string(k + 1) + " and " + std::to_string((k + 1) % n + 1) +
+                                    " are 180 degrees or more apart: the polygon is not closed");
+        }
+      const auto distance = [&](std::size_t k) {
+        return support.side_distances.empty() ? support.clearance : support.side_distances[k % n];
+      };
+      const auto radians = [&](std::size_t k) { return angles[k % n] * M_PI / 180; };
+      for (std::size_t k = 0; k < n; ++k)
+        {
+          const auto from = corner(radians(k + n - 1), distance(k + n - 1), radians(k), distance(k));
+          const auto to   = corner(radians(k), distance(k), radians(k + 1), distance(k + 1));
+          const double length = (to[0] - from[0]) * -std::sin(radians(k)) + (to[1] - from[1]) * std::cos(radians(k));
+          if (!(length > 1e-12 * distance(k)))
+            s.fail("Side distances", "side " + std::to_string(k + 1) + " lies beyond the corner of its neighbours: the "
+                                       "polygon is not convex");
+        }
+    }
+
+    // A support in space (Shape other than stops): its geometry, friction, preload direction and
+    // the wear inputs of its statistics.
+    void bind_support_in_space(ParameterSection &s, SupportDescription &support)
+    {
+      s.add("Shape", support.shape, support_shapes,
+            "stops: two stops in the plane of a beam (Lower gap, Upper gap); annular: a circular hole of radial "
+            "Clearance around a tube; flat bar: two parallel bars at Clearance either side (their normal at "
+            "Orientation); polygonal: straight sides (Side angles, Side distances), e.g. a trefoil (0, 120, 240).");
+      s.add("Clearance", support.clearance, io::positive(),
+            "Annular: radial clearance; flat bar: from the centre to each bar; polygonal: to each side unless Side "
+            "distances are given.");
+      std::vector<double> centre{support.centre[0], support.centre[1]};
+      s.add("Centre offset", centre, io::finite(), "c1, c2: the support's centre (eccentricity) in the tube's (e1, e2).");
+      s.add("Orientation", support.orientation, io::finite(),
+            "Degrees from e1 towards e2 that turn a flat bar's normal or every side's normal of a polygon.");
+      s.add("Side angles", support.side_angles, io::finite(),
+            "Polygonal: the outward normal of each side, degrees from e1 towards e2, counterclockwise (a closed, "
+            "convex contour).");
+      s.add("Side distances", support.side_distances, io::positive(),
+            "Polygonal: from the centre to each side, one per side; empty: Clearance for every side.");
+      s.add("Friction coefficient", support.friction, io::non_negative(),
+            "Coulomb mu of a support in space (circumferential and axial sliding).");
+      s.add("Preload angle", support.preload_angle, io::finite(),
+            "Direction of a support in space's Preload, degrees from e1 towards e2.");
+      double sectors = support.wear_sectors;
+      s.add("Wear sectors", sectors, io::finite(), "Equal angular sectors of the support's wear statistics (whole, >= 1).");
+      s.add("Tube wear coefficient", support.tube_wear_coefficient, io::non_negative(),
+            "Archard coefficient of the tube (volume per unit normal force and sliding distance).");
+      s.add("Support wear coefficient", support.support_wear_coefficient, io::non_negative(),
+            "Archard coefficient of the support.");
+      if (!s.reading())
+        return;
+      if (centre.size() != 2)
+        s.fail("Centre offset", "needs two components c1, c2, got " + std::to_string(centre.size()));
+      support.centre = {{centre[0], centre[1]}};
+      if (!(sectors >= 1) || sectors != std::floor(sectors) || sectors > 1e6)
+        {
+          std::ostringstream given;
+          given << sectors;
+          s.fail("Wear sectors", given.str() + " sectors do not divide the circle into equal sectors: give a whole "
+                                               "number >= 1");
+        }
+      support.wear_sectors = static_cast<unsigned int>(sectors);
+      if (support.shape == SupportShape::stops && support.friction > 0)
+        s.fail("Friction coefficient", "friction acts on a support in space (Shape = annular, flat bar or polygonal) "
+                                       "holding a tube, not on planar stops");
+      if (support.shape == SupportShape::polygonal)
+        check_polygon(s, support);
+    }
+
     // Everything of a support but where it is (shared by a Support section and a Supports family).
     void bind_support_stops(ParameterSection &s, SupportDescription &support)
     {
+      bind_support_in_space(s, support);
       s.add("Lower gap", support.lower_gap, io::finite(),
             "delta-: where the lower stop is, from the beam's rest position (negative, e.g. -1e-3).");
       s.add("Upper gap", support.upper_gap, io::finite(), "delta+: where the upper stop is (positive).");
       s.add("Type", support.flexible, Choices<bool>{{"rigid", false}, {"flexible", true}},
             "rigid: stops on the ground; flexible: each stop an oscillator (Stop mass on Stop stiffness and Stop "
-            "damping to the ground), a body of the model.");
+            "damping to the ground), a body of the model (a support in space: a ring of Stop mass on such a spring "
+            "and dashpot along e1 and along e2).");
       s.add("Stop mass", support.stop_mass, io::positive(), "m_c of each stop (flexible; the paper: 0.01 kg).");
       s.add("Stop damping", support.stop_damping, io::non_negative(), "c_c of each stop (flexible; the paper: 1 N s/m).");
       s.add("Stop stiffness", support.stop_stiffness, io::positive(),
@@ -278,11 +436,16 @@ namespace vibroimpact::structure
             "uniform: q per unit length on Body; expression: q(x) on Body; point: a force at Body/Position; "
             "gravity: rho A g on every body (m g on masses), Amplitude = g.");
       bind_point(s, load.point, "the load");
+      s.add("Angle", load.angle, io::finite(),
+            "A tube's load (point, uniform, expression): its direction in the tube's plane, degrees from e1 towards e2 "
+            "(0: along e1; 90: along e2).");
       s.add("Expression", load.expression, "q(x), multiplied by the time function (expression only).");
       bind_load_time(s, load);
       unsigned int seed = static_cast<unsigned int>(load.seed);
       s.add("Seed", seed, 0, unbounded, "Random seed (the same seed gives the same load).");
       load.seed = seed;
+      if (s.reading() && load.distribution == LoadDistribution::gravity && load.angle != 0)
+        s.fail("Angle", "gravity acts along every body's e1 (its Deflection direction): leave the angle 0");
       check_load_time(s, load);
     }
 
@@ -323,9 +486,14 @@ namespace vibroimpact::structure
       SupportDescription  support;
       std::vector<double> positions;
       bind_positions(s, description, support.point, positions, "the supported points");
-      if (s.reading() && description.find_body(support.point.body)->type != BodyType::beam)
-        s.fail("Body", "body '" + support.point.body + "' is not a beam: a clearance support holds a beam");
+      const auto type = s.reading() ? description.find_body(support.point.body)->type : BodyType::beam;
+      if (type != BodyType::beam && type != BodyType::tube)
+        s.fail("Body", "body '" + support.point.body + "' is not a beam or a tube: a clearance support holds one");
       bind_support_stops(s, support);
+      if (s.reading() && support.shape != SupportShape::stops && type != BodyType::tube)
+        s.fail("Shape", "body '" + support.point.body + "' is a planar beam: a support in space (annular, flat bar, "
+                                                         "polygonal) holds a tube (Type = tube); a planar beam takes "
+                                                         "Shape = stops");
       for (std::size_t k = 0; k < positions.size(); ++k)
         {
           support.name    = member_name(name, k, positions.size());
@@ -342,6 +510,9 @@ namespace vibroimpact::structure
       load.distribution = LoadDistribution::point;
       std::vector<double> positions, seeds;
       bind_positions(s, description, load.point, positions, "the point forces");
+      s.add("Angle", load.angle, io::finite(),
+            "A tube's load (point, uniform, expression): its direction in the tube's plane, degrees from e1 towards e2 "
+            "(0: along e1; 90: along e2).");
       bind_load_time(s, load);
       s.add("Seeds", seeds, io::in_range(0, std::numeric_limits<unsigned int>::max()),
             "Random seeds, one per position (random; the same seed gives the same load); empty: every member 1.");
@@ -416,6 +587,10 @@ namespace vibroimpact::structure
                 [](ParameterSection &s, ProbeDescription &probe, const std::string &name) {
                   probe.name = name;
                   bind_point(s, probe.point, "the probe");
+                  s.add("Field", probe.field, probe_fields,
+                        "What it reads: e1, the body's own displacement (a beam's or tube's deflection along its "
+                        "Deflection direction, a rod's axial one, a mass's); e2, a tube's deflection along Axis x "
+                        "Deflection direction; axial, twist: a tube's, where it has those fields.");
                 });
     bind_family(file, "Load", description.loads, bind_load);
     bind_list_family(file, "Loads", description.loads,

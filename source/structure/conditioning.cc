@@ -20,7 +20,7 @@ namespace vibroimpact::structure
         e.body                 = body.name;
         e.elements             = body.n_elements << body.refinements;
         const double ratio     = M_PI / e.elements; // πh/L
-        const bool   beam      = body.type == BodyType::beam;
+        const bool   beam      = body.type == BodyType::beam || body.type == BodyType::tube; // bending sets p
         const bool   quadratic = !beam && body.degree == 2;
         e.roundoff_bound       = 0.5 * epsilon * std::pow(ratio, beam ? -4 : -2);
         e.discretisation_error = beam ? std::pow(ratio, 4) / 1440 : quadratic ? std::pow(ratio, 4) / 2880 : ratio * ratio / 24;

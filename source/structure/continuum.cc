@@ -68,6 +68,7 @@ namespace vibroimpact::structure
         c.name            = d.name;
         c.type            = d.type == BodyType::beam ? model::ContinuumBody::Type::beam :
                             d.type == BodyType::rod  ? model::ContinuumBody::Type::rod :
+                            d.type == BodyType::tube ? model::ContinuumBody::Type::tube :
                                                        model::ContinuumBody::Type::mass;
         c.length          = body->length();
         c.stiffness       = d.stiffness;
@@ -79,8 +80,14 @@ namespace vibroimpact::structure
         c.n_dofs          = body->n_dofs();
         if (d.type != BodyType::mass)
           {
-            const Vector value_x = body->interpolate([](double x) { return x; }, [](double) { return 0.0; });
-            const Vector slope_x = body->interpolate([](double) { return 0.0; }, [](double x) { return x; });
+            // Each field's DoFs are its own (a tube's fields sit in separate blocks): the sums
+            // give every DoF its coordinate.
+            Vector value_x = Vector::Zero(body->n_dofs()), slope_x = Vector::Zero(body->n_dofs());
+            for (const BodyField field : body->fields())
+              {
+                value_x += body->interpolate_field(field, [](double x) { return x; }, [](double) { return 0.0; });
+                slope_x += body->interpolate_field(field, [](double) { return 0.0; }, [](double x) { return x; });
+              }
             const auto   kinds   = body->dof_kinds();
             for (std::size_t i = 0; i < kinds.size(); ++i)
               c.dof_coordinates.push_back(kinds[i] == model::DofKind::slope ? slope_x[i] : value_x[i]);

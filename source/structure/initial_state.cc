@@ -34,6 +34,16 @@ namespace vibroimpact::structure
         if (description.initial_state.type == InitialStateType::expressions)
           m.initial_displacement += assembly.place(b, body.interpolate(u.value, u.derivative));
         m.initial_velocity += assembly.place(b, body.interpolate(v.value, v.derivative));
+        if (!body.has_field(BodyField::second_deflection))
+          continue;
+        // A tube's deflection along e2.
+        const auto &tube = body.description().tube;
+        const auto  u2   = parse_expression(tube.initial_displacement_e2, file, section + "Initial displacement e2");
+        const auto  v2   = parse_expression(tube.initial_velocity_e2, file, section + "Initial velocity e2");
+        if (description.initial_state.type == InitialStateType::expressions)
+          m.initial_displacement +=
+            assembly.place(b, body.interpolate_field(BodyField::second_deflection, u2.value, u2.derivative));
+        m.initial_velocity += assembly.place(b, body.interpolate_field(BodyField::second_deflection, v2.value, v2.derivative));
       }
 
     const auto &initial = description.initial_state;

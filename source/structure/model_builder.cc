@@ -6,7 +6,9 @@
 
 #include "assembly.h"
 
+#include <cmath>
 #include <sstream>
+#include <tuple>
 #include <stdexcept>
 
 namespace vibroimpact::structure
@@ -45,8 +47,12 @@ namespace vibroimpact::structure
         data = {{"Mass", d.mass_per_length}};
       else
         data = {{"Length", d.length},
-                {d.type == BodyType::beam ? "Bending stiffness" : "Axial stiffness", d.stiffness},
+                {d.type == BodyType::rod ? "Axial stiffness" : "Bending stiffness", d.stiffness},
                 {"Mass per unit length", d.mass_per_length}};
+      if (d.type == BodyType::tube)
+        data.insert(data.end(), {{"Axial stiffness", d.tube.axial ? d.tube.axial_stiffness : 1.0},
+                                 {"Torsional stiffness", d.tube.torsion ? d.tube.torsional_stiffness : 1.0},
+                                 {"Polar inertia per unit length", d.tube.torsion ? d.tube.polar_inertia : 1.0}});
       const auto extreme = *std::max_element(data.begin(), data.end(), [](const auto &a, const auto &b) {
         return std::abs(std::log10(a.second)) < std::abs(std::log10(b.second));
       });
@@ -173,13 +179,46 @@ namespace vibroimpact::structure
     void add_probes(model::StructuralModel &m, const Assembly &assembly, const CaseDescription &description)
     {
       for (const auto &probe : description.probes)
-        m.probes.push_back(model::Probe{probe.name, assembly.row(probe.point, "Probe " + probe.name, "Body", "Position"),
+        m.probes.push_back(model::Probe{probe.name,
+                                        assembly.row(probe.point, "Probe " + probe.name, "Body", "Position", probe.field),
                                         body_point(assembly, probe.point)});
     }
 
+    // A tube's load at `angle` degrees from e1 towards e2: its e1 and e2 parts, exact at the
+    // multiples of 90 degrees (a load along e2 has no e1 part at all).
+    std::array<double, 2> in_plane(const double angle)
+    {
+      const double turns = std::remainder(angle, 360.0);
+      for (const auto &[at, c, s] : {std::tuple{0.0, 1.0, 0.0}, {90.0, 0.0, 1.0}, {180.0, -1.0, 0.0},
+                                      {-180.0, -1.0, 0.0}, {-90.0, 0.0, -1.0}})
+        if (turns == at)
+          return {{c, s}};
+      return {{std::cos(turns * M_PI / 180), std::sin(turns * M_PI / 180)}};
+    }
+
+    // A load at an angle in a tube's plane (point or distributed).
+    Vector tube_load_vector(const LoadDescription &load, const Assembly &assembly, const CaseDescription &description)
+    {
+      const std::string section = "Load " + load.name;
+      const auto        b       = assembly.body_index(load.point.body, section + "/Body");
+      const Body       &body    = *assembly.bodies()[b];
+      if (body.description().type != BodyType::tube)
+        assembly.fail(section + "/Angle", "body '" + body.name() + "' moves in one direction: only a tube's loads take "
+                                          "an angle (0 here)");
+      const auto direction = in_plane(load.angle);
+      if (load.distribution == LoadDistribution::point)
+        return direction[0] * Vector(assembly.row(load.point, section, "Body", "Position")) +
+               direction[1] * Vector(assembly.row(load.point, section, "Body", "Position", BodyField::second_deflection));
+      const auto q = load.distribution == LoadDistribution::uniform ?
+                       ParsedFunction{[](double) { return 1.0; }, {}} :
+                       parse_expression(load.expression, description.filename, section + "/Expression");
+      return assembly.place(b, direction[0] * body.field_load(BodyField::primary, q.value) +
+                                 direction[1] * body.field_load(BodyField::second_deflection, q.value));
+    }
+
     // The spatial vector of one load: a point row, consistent nodal forces of q(x) on a body, or
-    // gravity on every body.
-    Vector load_vector(const LoadDescription &load, const Assembly &assembly, const CaseDescription &description)
+    // gravity on every body (a tube's along e1).
+    Vector planar_load_vector(const LoadDescription &load, const Assembly &assembly, const CaseDescription &description)
     {
       const std::string section = "Load " + load.name;
       Vector            spatial = Vector::Zero(assembly.n_dofs());
@@ -206,8 +245,18 @@ namespace vibroimpact::structure
               }
             break;
         }
+      return spatial;
+    }
+
+    // The load's spatial vector (at its angle where it has one), refused when not finite.
+    Vector load_vector(const LoadDescription &load, const Assembly &assembly, const CaseDescription &description)
+    {
+      const bool   angled  = load.angle != 0.0 && load.distribution != LoadDistribution::gravity;
+      const Vector spatial = angled ? tube_load_vector(load, assembly, description) :
+                                      planar_load_vector(load, assembly, description);
       if (!spatial.allFinite())
-        assembly.fail(section + "/" + (load.distribution == LoadDistribution::expression ? "Expression" : "Amplitude"),
+        assembly.fail("Load " + load.name + "/" +
+                        (load.distribution == LoadDistribution::expression ? "Expression" : "Amplitude"),
                       "the load vector is not finite (nan or inf)");
       return spatial;
     }
@@ -235,7 +284,8 @@ namespace vibroimpact::structure
         throw std::logic_error("support part '" + name + "' missing");
       };
       for (const auto &support : description.supports)
-        m.supports.push_back(model::ClearanceSupport{support.name, index_of(m.contacts, support.name + "_lower"),
+        if (support.shape == SupportShape::stops) // supports in space: add_spatial_supports
+          m.supports.push_back(model::ClearanceSupport{support.name, index_of(m.contacts, support.name + "_lower"),
                                                      index_of(m.contacts, support.name + "_upper"),
                                                      index_of(m.probes, support.name), support.lower_gap,
                                                      support.upper_gap, support.flexible, support.preload});
@@ -276,6 +326,15 @@ namespace vibroimpact::structure
                             " (Gap " + std::to_string(contact.gap0) + ", initial displacement " +
                             std::to_string(moved) + ")");
         }
+      for (const auto &support : m.spatial_supports)
+        for (const auto &frame : model::contact_frames(support, m.initial_displacement))
+          if (frame.gap < -1e-9 * (support.shape == model::SpatialSupport::Shape::annular ?
+                                     support.clearance :
+                                     support.sides[frame.candidate].distance))
+            assembly.fail("Support " + support.name + "/" + (support.shape == model::SpatialSupport::Shape::annular ?
+                                                               "Clearance" : "Side distances"),
+                          "the initial state penetrates the support: g(0) = " + std::to_string(frame.gap) +
+                            " at the wall whose normal is at " + std::to_string(frame.angle * 180 / M_PI) + " degrees");
     }
   } // namespace
 
@@ -291,17 +350,18 @@ namespace vibroimpact::structure
     assemble_bodies(entries, m, assembly);
     assemble_lumped_elements(entries, assembly, description);
     set_matrices(m, entries, assembly);
+    m.continuum = make_continuum(assembly, description); // before any modes: a tube's are found in pairs
 
     add_contacts(m, assembly, description);
     add_probes(m, assembly, description);
     add_loads(m, assembly, description);
     add_supports(m, description);
+    add_spatial_supports(m, assembly, description);
     add_damping(m, assembly, description);
 
     m.geometry = make_geometry(assembly, description);
     set_initial_state(m, assembly, description);
     check_finite_initial_state(m, assembly, description);
-    m.continuum   = make_continuum(assembly, description);
     m.exact_modes = exact_modes(m);
     check_initial_gaps(m, assembly);
     return m;

@@ -24,7 +24,10 @@ namespace vibroimpact::structure
     for (const auto &body : description.bodies)
       if (body.type != BodyType::mass && body.mesh_file.empty())
         {
-          const double n = body.n_elements * std::ldexp(1.0, static_cast<int>(body.refinements));
+          // A tube element holds two beam elements' DoFs, and half as many again for each of its
+          // axial and torsion fields (one DoF a node where the beam has two).
+          const double fields = body.type == BodyType::tube ? 2 + 0.5 * (body.tube.axial + body.tube.torsion) : 1;
+          const double n = fields * body.n_elements * std::ldexp(1.0, static_cast<int>(body.refinements));
           elements += n;
           if (n > largest)
             largest = n, largest_body = body.name;

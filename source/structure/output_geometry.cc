@@ -1,5 +1,6 @@
 // The structure as it is drawn: points along every body (finer than the mesh) and at every
-// contact, segments between them, and the sparse map from DoFs to their 3-D displacement.
+// contact, segments between them, and the sparse map from DoFs to their 3-D displacement (a
+// tube's points move along e1, e2 and its axis; its twist is not drawn).
 #include "assembly.h"
 
 namespace vibroimpact::structure
@@ -25,10 +26,15 @@ namespace vibroimpact::structure
             geometry.points.push_back({{body.description().origin[0] + x * axis[0],
                                         body.description().origin[1] + x * axis[1],
                                         body.description().origin[2] + x * axis[2]}});
-            for (const auto &[dof, weight] : body.displacement_row(x))
-              for (unsigned int c = 0; c < 3; ++c)
-                if (direction[c] != 0.0)
-                  map.emplace_back(3 * p + c, assembly.offset(b) + dof, weight * direction[c]);
+            // Every displacement field along its own direction: a tube's point moves in 3-D.
+            for (const BodyField field : body.fields())
+              {
+                const auto along = field == BodyField::primary ? direction : unit(body.field_direction(field));
+                for (const auto &[dof, weight] : body.field_row(x, field))
+                  for (unsigned int c = 0; c < 3; ++c)
+                    if (along[c] != 0.0)
+                      map.emplace_back(3 * p + c, assembly.offset(b) + dof, weight * along[c]);
+              }
           }
         const auto last = static_cast<unsigned int>(geometry.points.size()) - 1;
         if (first == last) // a point mass is drawn as a vertex

@@ -156,7 +156,8 @@ namespace vibroimpact::model
     {
       beam, // Euler–Bernoulli: stiffness EI, deflection
       rod,  // St Venant: stiffness EA, axial displacement
-      mass  // a rigid point mass (mass_per_length holds its mass)
+      mass, // a rigid point mass (mass_per_length holds its mass)
+      tube  // a beam in space (structure's tube kind): EI, ρA; displacement_row reads its e1 deflection
     };
     enum class End
     {

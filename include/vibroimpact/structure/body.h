@@ -60,6 +60,35 @@ namespace vibroimpact::structure
     // The spatial direction of the body's displacement DoFs, for drawing.
     virtual std::array<double, 3> motion_direction() const = 0;
 
+    // A body with more than one displacement field (a tube: BodyField) answers for each; the
+    // defaults describe a body whose only field is its primary one, so beams, rods and masses
+    // need nothing more. A field the body does not have gives an empty row and zero vectors.
+    virtual std::vector<BodyField> fields() const { return {BodyField::primary}; }
+    virtual Row                    field_row(double x, BodyField field) const
+    {
+      return field == BodyField::primary ? displacement_row(x) : Row{};
+    }
+    virtual model::Vector field_load(BodyField field, const ScalarFunction &q) const
+    {
+      return field == BodyField::primary ? distributed_load(q) : model::Vector::Zero(n_dofs());
+    }
+    virtual model::Vector interpolate_field(BodyField field, const ScalarFunction &u, const ScalarFunction &du) const
+    {
+      return field == BodyField::primary ? interpolate(u, du) : model::Vector::Zero(n_dofs());
+    }
+    // The direction in space a field's displacement is drawn along (twist: none, zero).
+    virtual std::array<double, 3> field_direction(BodyField field) const
+    {
+      return field == BodyField::primary ? motion_direction() : std::array<double, 3>{{0, 0, 0}};
+    }
+    bool has_field(BodyField field) const
+    {
+      for (const BodyField f : fields())
+        if (f == field)
+          return true;
+      return false;
+    }
+
     double length() const { return description_.type == BodyType::mass ? 0.0 : description_.length; }
 
   private:

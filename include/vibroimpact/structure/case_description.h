@@ -30,6 +30,7 @@ namespace vibroimpact::structure
     static const BodyType beam; // Euler–Bernoulli, C1 Hermite elements
     static const BodyType rod;  // axial (St Venant), FE_Q elements
     static const BodyType mass; // a rigid point mass: one DoF
+    static const BodyType tube; // a beam in space: two Hermite bending fields, axial and twist optional
 
   private:
     std::string_view name_ = "beam";
@@ -37,6 +38,19 @@ namespace vibroimpact::structure
   inline constexpr BodyType BodyType::beam{"beam"};
   inline constexpr BodyType BodyType::rod{"rod"};
   inline constexpr BodyType BodyType::mass{"mass"};
+  inline constexpr BodyType BodyType::tube{"tube"};
+
+  // Which displacement field of a body a row reads: `primary` is the body's own (a beam's or a
+  // tube's deflection along its Deflection direction e1, a rod's axial displacement, a mass's
+  // motion); a tube also has its deflection along e2 = Axis × e1 and, where the case asks for
+  // them, its axial displacement and its twist angle.
+  enum class BodyField
+  {
+    primary,
+    second_deflection,
+    axial,
+    twist
+  };
 
   enum class EndCondition
   {
@@ -44,6 +58,22 @@ namespace vibroimpact::structure
     pinned,  // beam: w = 0
     clamped, // beam: w = 0, w' = 0; rod: u = 0
     sliding  // beam: w' = 0
+  };
+
+  // What only a tube has (Type = tube): its outer radius, and its axial and torsion fields where
+  // asked, each with its own end conditions (free or fixed), and its initial state along e2.
+  struct TubeDescription
+  {
+    double       outer_radius        = 0.0; // R
+    bool         axial               = false;
+    bool         torsion             = false;
+    double       axial_stiffness     = 1.0; // EA (the axial field's mass is the tube's rho A)
+    double       torsional_stiffness = 1.0; // GJ
+    double       polar_inertia       = 1.0; // rho J per unit length
+    EndCondition axial_left = EndCondition::free, axial_right = EndCondition::free;     // clamped: fixed
+    EndCondition torsion_left = EndCondition::free, torsion_right = EndCondition::free; // clamped: fixed
+    std::string  initial_displacement_e2 = "0";
+    std::string  initial_velocity_e2     = "0";
   };
 
   struct BodyDescription
@@ -70,6 +100,8 @@ namespace vibroimpact::structure
 
     std::string initial_displacement = "0"; // expression of x
     std::string initial_velocity     = "0";
+
+    TubeDescription tube; // Type = tube only
   };
 
   // A point on a body at coordinate x along it; an empty body is the ground.
@@ -112,6 +144,16 @@ namespace vibroimpact::structure
     double      value = 0.0; // m, k or c
   };
 
+  // The shape of a support: two stops in the plane of a beam (below), or a support in space that
+  // holds a tube (model/spatial_support.h): a circular hole, two parallel bars, a convex polygon.
+  enum class SupportShape
+  {
+    stops,
+    annular,
+    flat_bar,
+    polygonal
+  };
+
   // A two-sided clearance support at a point of a beam (Antunes et al. 2017): a lower stop at
   // δ⁻ < 0 and an upper stop at δ⁺ > 0 from the beam's rest position, rigid or flexible (each
   // stop an oscillator: a point mass m_c on a spring k_c and a dashpot c_c to the ground), and an
@@ -128,12 +170,29 @@ namespace vibroimpact::structure
     double      stop_stiffness = 1e5;
     double      preload        = 0.0; // along the beam's positive deflection
     double      restitution    = 0.0; // Newton's e of the Moreau–Jean and modal CoR impacts
+
+    // A support in space (Shape other than stops) on a tube: the stop entries above give a
+    // flexible support's ring (its mass, and its springs and dashpots along e1 and e2), the
+    // preload acts at preload_angle. Angles in degrees from e1 towards e2.
+    SupportShape          shape     = SupportShape::stops;
+    double                clearance = 1e-3;    // annular: radial; flat bar: from the centre to each bar
+    std::array<double, 2> centre{{0.0, 0.0}};  // the hole's offset (eccentricity) in (e1, e2)
+    double                orientation = 0.0;   // flat bar, polygon: turns every side's normal
+    std::vector<double>   side_angles;         // polygon: outward normals, counterclockwise
+    std::vector<double>   side_distances;      // polygon: one per side (empty: Clearance each)
+    double                friction      = 0.0; // Coulomb mu
+    double                preload_angle = 0.0;
+    // Wear inputs of the support statistics (read and checked; the statistics come later).
+    unsigned int wear_sectors             = 1;
+    double       tube_wear_coefficient    = 0.0;
+    double       support_wear_coefficient = 0.0;
   };
 
   struct ProbeDescription
   {
     std::string name;
     PointOnBody point;
+    BodyField   field = BodyField::primary;
   };
 
   enum class LoadDistribution
@@ -164,6 +223,7 @@ namespace vibroimpact::structure
     double           band_low = 0.0, band_high = 0.0; // rad/s, random only
     unsigned int     n_harmonics = 64;
     std::uint64_t    seed        = 1;
+    double           angle       = 0.0; // tube: degrees from e1 towards e2 (point, uniform, expression)
   };
 
   enum class InitialStateType

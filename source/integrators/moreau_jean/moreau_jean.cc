@@ -37,7 +37,7 @@ namespace vibroimpact::integrators
                                            {"predicted", AnnularNormal::predicted}},
                 "Annular supports: where a step takes its contact normal: at its start, at u + h v/2, or at the "
                 "predicted u + h v/(2θ), which makes the step's chord the wall's (no drift of the penetration in "
-                "permanent contact; doc/theory.md §9).");
+                "permanent contact; doc/theory.md §10).");
     section.add("Energy correction", s.energy_correction,
                 "Restore, after each inelastic impact, the energy it dissipated by adding β I to the velocity "
                 "(seed 001, slide 10).");

@@ -90,7 +90,7 @@ namespace vibroimpact::integrators
 
     std::vector<Eigen::Matrix<double, 3, 4>> frames;
     bool                                     friction = false, axial = false;
-    // The annular normal at the predicted position (doc/theory.md §9): with v+ ⊥ n the step moves
+    // The annular normal at the predicted position (doc/theory.md §10): with v+ ⊥ n the step moves
     // along h v_θ, at angle θα from v if n is turned by α; the wall's chord needs θα = φ/2 (φ the
     // arc angle, ≈ h|v|/c), i.e. n at u + h v/(2θ).
     const double lead  = settings_.annular_normal == AnnularNormal::predicted ? h / (2 * settings_.theta) :

@@ -53,6 +53,8 @@ namespace vibroimpact::reference
           const std::string section = "Body " + body.name + "/";
           if (body.type == Body::Type::mass)
             throw io::InputError(file, section + "Type", "a point mass: " + why);
+          if (body.type == Body::Type::tube)
+            throw io::InputError(file, section + "Type", "a tube: " + why + " (in one plane)");
           int &slot = body.type == Body::Type::beam ? layout.beam : layout.rod;
           if (slot >= 0)
             throw io::InputError(file, section + "Type", "a second " +

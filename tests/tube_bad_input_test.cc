@@ -1,0 +1,194 @@
+// Bad input of tubes and supports in space (issue 25): each exits with code 2 and one line naming
+// the file, the entry and the reason, and writes nothing (tests/bad_input_test.cc's rules).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace
+{
+  const char *tube_case = R"(
+subsection Body tube
+  set Type = tube
+  set Length = 1
+  set Outer radius = 0.01
+  set Number of elements = 8
+  set Left end = pinned
+  set Right end = pinned
+end
+subsection Supports s
+  set Body = tube
+  set Positions = 0.25, 0.75
+  set Shape = annular
+  set Clearance = 1e-3
+  set Friction coefficient = 0.3
+  set Wear sectors = 8
+end
+subsection Load push
+  set Body = tube
+  set Position = 0.5
+  set Angle = 45
+  set Time dependence = constant
+  set Amplitude = 1
+end
+subsection Body beam
+  set Type = beam
+  set Length = 1
+  set Number of elements = 4
+  set Left end = pinned
+  set Right end = pinned
+end
+)";
+
+  class TubeBadInput : public ::testing::Test
+  {
+  protected:
+    void SetUp() override
+    {
+      directory_ = fs::temp_directory_path() /
+                   ("vibroimpact-tube-bad-input-" +
+                    std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+      fs::remove_all(directory_);
+      fs::create_directories(directory_);
+    }
+    void TearDown() override { fs::remove_all(directory_); }
+
+    // Runs a verb on the case text; returns the exit code and what it wrote on stderr.
+    std::pair<int, std::string> run(const std::string &verb, const std::string &text, const std::string &extra = "")
+    {
+      std::ofstream(directory_ / "case.prm") << text;
+      const fs::path    err     = directory_ / "stderr.txt";
+      const std::string command = std::string(VIBROIMPACT_CLI) + " " + verb + " " + (directory_ / "case.prm").string() +
+                                  " " + extra + " -q -o " + (directory_ / "out").string() + " > /dev/null 2> " +
+                                  err.string();
+      const int         status = std::system(command.c_str());
+      std::stringstream buffer;
+      buffer << std::ifstream(err).rdbuf();
+      return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, buffer.str()};
+    }
+
+    void expect_rejected(const std::string &text, const std::string &parameter, const std::string &reason,
+                         const std::string &verb = "modes", const std::string &extra = "")
+    {
+      const auto [code, error] = run(verb, text, extra);
+      EXPECT_EQ(code, 2) << error;
+      EXPECT_NE(error.find("case.prm"), std::string::npos) << error;
+      EXPECT_NE(error.find(parameter), std::string::npos) << error;
+      EXPECT_NE(error.find(reason), std::string::npos) << error;
+      EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
+      EXPECT_FALSE(fs::exists(directory_ / "out")) << "an output folder was created";
+    }
+
+    static std::string replace(std::string text, const std::string &from, const std::string &to)
+    {
+      const auto at = text.find(from);
+      EXPECT_NE(at, std::string::npos) << from;
+      return text.replace(at, from.size(), to);
+    }
+
+    fs::path directory_;
+  };
+} // namespace
+
+TEST_F(TubeBadInput, TheValidTubeCaseRuns)
+{
+  const auto [code, error] = run("modes", tube_case);
+  EXPECT_EQ(code, 0) << error;
+  EXPECT_TRUE(fs::exists(directory_ / "out" / "modes.csv"));
+}
+
+TEST_F(TubeBadInput, NegativeFriction)
+{
+  expect_rejected(replace(tube_case, "Friction coefficient = 0.3", "Friction coefficient = -0.1"),
+                  "Supports s/Friction coefficient", "negative");
+}
+
+TEST_F(TubeBadInput, ClearanceNotPositive)
+{
+  expect_rejected(replace(tube_case, "Clearance = 1e-3", "Clearance = 0"), "Supports s/Clearance", "positive");
+  expect_rejected(replace(tube_case, "Clearance = 1e-3", "Clearance = -1e-3"), "Supports s/Clearance", "positive");
+}
+
+TEST_F(TubeBadInput, WearSectorsThatDoNotDivideTheCircle)
+{
+  expect_rejected(replace(tube_case, "Wear sectors = 8", "Wear sectors = 7.5"), "Supports s/Wear sectors",
+                  "do not divide the circle");
+  expect_rejected(replace(tube_case, "Wear sectors = 8", "Wear sectors = 0"), "Supports s/Wear sectors",
+                  "do not divide the circle");
+}
+
+TEST_F(TubeBadInput, PolygonNotClosed)
+{
+  const auto polygon = replace(tube_case, "Shape = annular", "Shape = polygonal\n  set Side angles = 0, 120");
+  expect_rejected(polygon, "Supports s/Side angles", "not closed");
+  expect_rejected(replace(polygon, "Side angles = 0, 120", "Side angles = 0, 90, 180"), "Supports s/Side angles",
+                  "not closed");
+}
+
+TEST_F(TubeBadInput, PolygonNotConvex)
+{
+  const auto polygon = replace(tube_case, "Shape = annular",
+                               "Shape = polygonal\n  set Side angles = 0, 45, 90, 180, 270\n"
+                               "  set Side distances = 1e-3, 3e-3, 1e-3, 1e-3, 1e-3");
+  expect_rejected(polygon, "Supports s/Side distances", "not convex");
+  // The same sides with the corner cut (45 degrees at 1.2e-3 < sqrt(2) 1e-3) are accepted.
+  const auto [code, error] = run("modes", replace(polygon, "1e-3, 3e-3", "1e-3, 1.2e-3"));
+  EXPECT_EQ(code, 0) << error;
+}
+
+TEST_F(TubeBadInput, SupportInSpaceOnAPlanarBeam)
+{
+  expect_rejected(replace(tube_case, "set Body = tube\n  set Positions", "set Body = beam\n  set Positions"),
+                  "Supports s/Shape", "holds a tube");
+}
+
+TEST_F(TubeBadInput, FrictionOnPlanarStops)
+{
+  expect_rejected(replace(tube_case, "Shape = annular", "Shape = stops"), "Supports s/Friction coefficient",
+                  "not on planar stops");
+}
+
+TEST_F(TubeBadInput, SupportOffTheTube)
+{
+  expect_rejected(replace(tube_case, "Positions = 0.25, 0.75", "Positions = 0.25, 1.5"), "Supports s/Positions",
+                  "outside");
+}
+
+TEST_F(TubeBadInput, LoadAngleOnAPlanarBeam)
+{
+  expect_rejected(replace(tube_case, "set Body = tube\n  set Position = 0.5", "set Body = beam\n  set Position = 0.5"),
+                  "Load push/Angle", "only a tube's loads");
+}
+
+TEST_F(TubeBadInput, TubeWithoutItsRadiusOrWithTheDeflectionAlongItsAxis)
+{
+  expect_rejected(replace(tube_case, "set Outer radius = 0.01\n", ""), "Body tube/Outer radius", "outer radius");
+  expect_rejected(replace(tube_case, "set Outer radius = 0.01\n", "set Outer radius = 0.01\n  set Deflection direction = 2, 0, 0\n"),
+                  "Body tube/Deflection direction", "parallel");
+}
+
+TEST_F(TubeBadInput, ProbeOfAFieldTheBodyDoesNotHave)
+{
+  expect_rejected(std::string(tube_case) + "subsection Probe twist\n  set Body = tube\n  set Position = 0.5\n"
+                                           "  set Field = twist\nend\n",
+                  "Probe twist/Body", "no twist field");
+}
+
+TEST_F(TubeBadInput, WaveModesRefuseTubes)
+{
+  expect_rejected(tube_case, "Body tube/Type", "a tube", "simulate", "-s Simulation/Solver=wave-modes");
+}
+
+TEST_F(TubeBadInput, InitialStateOutsideTheHole)
+{
+  expect_rejected(replace(tube_case, "set Outer radius = 0.01\n",
+                          "set Outer radius = 0.01\n  set Initial displacement e2 = 0.01*sin(pi*x)\n"),
+                  "Support s1/Clearance", "penetrates");
+}
