@@ -39,6 +39,21 @@ namespace vibroimpact::integrators
     model::SpatialSupport support; // a copy: the solver may outlive the model
     SupportRows                  rows; // S Φ: r1, r2, axial, twist on the modes (absent: zero)
 
+    // S Φ x: the four rows read on a modal vector (four contiguous dot products, vectorised;
+    // Eigen's coefficient-wise 4 × N product is several times slower here).
+    Eigen::Matrix<double, 4, 1> read(const Eigen::Ref<const Eigen::VectorXd> &x) const
+    {
+      return {rows.row(0).dot(x), rows.row(1).dot(x), rows.row(2).dot(x), rows.row(3).dot(x)};
+    }
+
+    // generalized += (S Φ)ᵀ w: a force w on the four rows, on the modes.
+    void add_transpose(const Eigen::Matrix<double, 4, 1> &w, Eigen::VectorXd &generalized) const
+    {
+      for (int k = 0; k < 4; ++k)
+        if (w[k] != 0.0)
+          generalized.noalias() += w[k] * rows.row(k).transpose();
+    }
+
     // r − c at the modal displacement q.
     std::array<double, 2> position(const Eigen::Ref<const Eigen::VectorXd> &q) const
     {

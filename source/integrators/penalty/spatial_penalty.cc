@@ -68,20 +68,20 @@ namespace vibroimpact::integrators
                 continue;
               }
             if (!velocity_read)
-              rows_v_ = support.rows * v, velocity_read = true;
+              rows_v_ = support.read(v), velocity_read = true;
             const double delta = -c.frame.gap, rate = -c.frame.frame.row(0).dot(rows_v_);
             c.fn               = std::max(0.0, kp_ * delta * (1 + mu_p_ * rate));
             if (dq)
-              tangential_force(c, support, support.rows * *dq);
+              tangential_force(c, support, support.read(*dq));
             const Eigen::Vector3d local(c.fn, c.ft[0], c.ft[1]);
-            generalized.noalias() += support.rows.transpose() * (c.frame.frame.transpose() * local);
+            support.add_transpose(c.frame.frame.transpose() * local, generalized);
           }
         first += n;
       }
     if (!dq) // t = 0: the state the first step starts from
       for (auto &c : contacts_)
         {
-          const Eigen::Vector3d U = c.frame.frame * (supports_[c.support].rows * v);
+          const Eigen::Vector3d U = c.frame.frame * supports_[c.support].read(v);
           c.fn_start = c.fn, c.ft_start = c.ft, c.un_start = U[0], c.ut_start = U.tail<2>();
           c.gap_start = c.frame.gap;
         }
@@ -126,7 +126,7 @@ namespace vibroimpact::integrators
             continue;
           }
         const ModalSupport   &support = supports_[c.support];
-        const Eigen::Vector3d U       = c.frame.frame * (support.rows * v);
+        const Eigen::Vector3d U       = c.frame.frame * support.read(v);
         const double mu = support.support.friction, friction = mu * c.fn * c.slip;
         // −∫ F·U dt, trapezoidal: what the structure gave the contact over the step.
         const double taken = -0.5 * h *
