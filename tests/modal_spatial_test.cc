@@ -131,7 +131,7 @@ TEST(ModalSpatialSupports, FramesOnTheModesAreThoseOfContactFrames)
   mdl.spatial_supports.push_back(point_mass(2.0, 3.0, 0.5, SpatialSupport::Shape::annular, 0.3).spatial_supports[0]);
   mdl.spatial_supports[1].centre = {{0.05, -0.02}};
   const integrators::ModalProjection P(mdl, 0, {});
-  const auto                         supports = integrators::project_supports(mdl, P);
+  const auto                         supports = integrators::project_supports(mdl.spatial_supports, P);
   const Eigen::Vector2d              u(0.4, -0.3), v(1.5, 0.7);
   const Eigen::VectorXd              q = P.shapes().transpose() * (mdl.mass * u), w = P.shapes().transpose() * (mdl.mass * v);
   for (std::size_t s = 0; s < 2; ++s)
@@ -292,4 +292,91 @@ TEST(ModalPenaltyFriction, ConvergesToMoreauJeanAsThePenaltyStiffnessesGrow)
     }
   for (std::size_t i = 1; i < force_error.size(); ++i)
     EXPECT_NEAR(force_error[i - 1] / force_error[i], 10.0, 0.5) << i; // order one in 1/k
+}
+
+namespace
+{
+  Recorder run_uk(const model::StructuralModel &mdl, const double h, const double T, const double output_interval)
+  {
+    integrators::ModalUdwadiaKalabaSettings s;
+    s.time_step = h;
+    integrators::RunControl control;
+    control.final_time      = T;
+    control.output_interval = output_interval;
+    Recorder recorder;
+    integrators::ModalUdwadiaKalaba(mdl, s).run(control, recorder);
+    return recorder;
+  }
+} // namespace
+
+// Frictionless whirl in permanent contact in the annular hole: at speed V on the wall the
+// contact force holds the mass on its circle, F_N = m V²/c − k c (doc/udwadia_kalaba.md), the
+// speed stays V (nothing works on it) and the radius stays c. Without the centripetal term
+// |ṙ_t|²/ρ of g̈ the constraint force would be −k c (tensile: the contact would open).
+TEST(ModalUdwadiaKalabaSpatial, FrictionlessWhirlHoldsTheCentripetalContactForceOnTheCircle)
+{
+  const double m = 2.0, k = 1.0, c = 0.5, V = 2.0, F = m * V * V / c - k * c;
+  auto         mdl           = point_mass(m, k, c, SpatialSupport::Shape::annular, 0.0);
+  mdl.initial_displacement[0] = c;
+  mdl.initial_velocity[1]     = V;
+  const Recorder r = run_uk(mdl, 1e-4, 2.0, 0.1);
+  for (std::size_t i = 1; i < r.supports.size(); ++i)
+    EXPECT_NEAR(r.supports[i].normal_force, F, 1e-6 * F) << r.times[i];
+  EXPECT_NEAR(r.u.back().norm(), c, 1e-12 * c);
+  EXPECT_NEAR(r.v.back().norm(), V, 1e-6 * V);
+  EXPECT_NEAR(r.u.back().dot(r.v.back()), 0.0, 1e-12);
+  EXPECT_TRUE(r.events.empty()); // never leaves the wall, never impacts
+  EXPECT_LT(std::abs(r.energies.back().balance_error), 1e-6 * r.energies.front().total());
+}
+
+// Frictionless annular hole with the motion in one plane equals the planar two-stop model of the
+// same solver (two contacts g = c ∓ y, e = 0): same impacts, same final state.
+TEST(ModalUdwadiaKalabaSpatial, AnnularInOnePlaneEqualsThePlanarTwoStopModel)
+{
+  const double m = 1.0, k = 1.0, c = 1.0, h = 1e-3, T = 5.0;
+  auto         spatial       = point_mass(m, k, c, SpatialSupport::Shape::annular, 0.0);
+  spatial.initial_velocity[0] = 3.0;
+  add_load(spatial, Eigen::Vector2d(1.5, 0.0), 2.0);
+  model::StructuralModel planar;
+  planar.mass      = diagonal(Eigen::VectorXd::Constant(1, m));
+  planar.stiffness = diagonal(Eigen::VectorXd::Constant(1, k));
+  planar.damping   = model::SparseMatrix(1, 1);
+  planar.dof_kinds = {model::DofKind::lumped};
+  for (const double side : {-1.0, 1.0})
+    {
+      model::Contact contact;
+      contact.name = side < 0 ? "upper" : "lower";
+      contact.row  = pick(1, 0) * side;
+      contact.gap0 = c;
+      planar.contacts.push_back(contact);
+    }
+  planar.initial_displacement = Eigen::VectorXd::Zero(1);
+  planar.initial_velocity     = Eigen::VectorXd::Constant(1, 3.0);
+  add_load(planar, Eigen::VectorXd::Constant(1, 1.5), 2.0);
+
+  integrators::ModalUdwadiaKalabaSettings s;
+  s.time_step = h;
+  integrators::RunControl control;
+  control.final_time = T;
+  struct Planar : integrators::ResponseObserver
+  {
+    double u = 0.0, v = 0.0;
+    int    impacts = 0;
+    void   sample(const integrators::ResponseSample &x) override
+    {
+      if (x.u)
+        u = (*x.u)[0], v = (*x.v)[0];
+    }
+    void event(const ContactEvent &e) override { impacts += e.kind == ContactEvent::Kind::impact; }
+  } p;
+  integrators::ModalUdwadiaKalaba(planar, s).run(control, p);
+  const Recorder r = run_uk(spatial, h, T, 0.0);
+  int            impacts = 0;
+  for (const auto &e : r.events)
+    impacts += e.kind == ContactEvent::Kind::impact;
+  EXPECT_GE(p.impacts, 3);
+  EXPECT_EQ(impacts, p.impacts);
+  EXPECT_NEAR(r.u.back()[0], p.u, 1e-10);
+  EXPECT_NEAR(r.v.back()[0], p.v, 1e-9);
+  EXPECT_NEAR(r.u.back()[1], 0.0, 1e-14);
 }

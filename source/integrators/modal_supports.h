@@ -109,10 +109,11 @@ namespace vibroimpact::integrators
   };
 
   // The model's spatial supports on the projection's modes, in the model's order.
-  inline std::vector<ModalSupport> project_supports(const model::StructuralModel &model, const ModalProjection &P)
+  inline std::vector<ModalSupport> project_supports(const std::vector<model::SpatialSupport> &supports,
+                                                    const ModalProjection                    &P)
   {
     std::vector<ModalSupport> out;
-    for (const auto &support : model.spatial_supports)
+    for (const auto &support : supports)
       {
         ModalSupport                  s;
         s.support                     = support;

@@ -22,7 +22,7 @@ namespace vibroimpact::integrators
     : kp_(settings.stiffness)
     , mu_p_(settings.damping)
     , kt_(settings.tangential_stiffness)
-    , supports_(project_supports(model, projection))
+    , supports_(project_supports(model.spatial_supports, projection))
   {
     for (unsigned int s = 0; s < supports_.size(); ++s)
       for (unsigned int k = 0; k < supports_[s].support.n_candidates(); ++k)
