@@ -8,6 +8,7 @@
 #include <vibroimpact/integrators/moreau_jean.h>
 #include <vibroimpact/integrators/penalty.h>
 #include <vibroimpact/integrators/udwadia_kalaba.h>
+#include <vibroimpact/io/input_error.h>
 
 #include <gtest/gtest.h>
 
@@ -379,4 +380,29 @@ TEST(ModalUdwadiaKalabaSpatial, AnnularInOnePlaneEqualsThePlanarTwoStopModel)
   EXPECT_NEAR(r.u.back()[0], p.u, 1e-10);
   EXPECT_NEAR(r.v.back()[0], p.v, 1e-9);
   EXPECT_NEAR(r.u.back()[1], 0.0, 1e-14);
+}
+
+// U–K has no friction (doc/udwadia_kalaba.md): a support with μ > 0 is refused in one line that
+// names the support's entry; the penalty takes it, and refuses a k_t that is not positive.
+TEST(ModalUdwadiaKalabaSpatial, RefusesFrictionAndThePenaltyANonPositiveTangentialStiffness)
+{
+  const auto              mdl = point_mass(1.0, 1.0, 1.0, SpatialSupport::Shape::annular, 0.3);
+  integrators::RunControl control;
+  control.final_time = 1e-3;
+  auto uk            = integrators::SolverRegistry::create("modal-uk");
+  auto penalty       = integrators::SolverRegistry::create("modal-penalty");
+  EXPECT_TRUE(uk->takes_spatial_supports());
+  EXPECT_TRUE(penalty->takes_spatial_supports());
+  try
+    {
+      uk->check(mdl, control, "case.prm");
+      ADD_FAILURE() << "friction accepted by modal-uk";
+    }
+  catch (const io::InputError &e)
+    {
+      EXPECT_NE(std::string(e.what()).find("Support hole/Friction"), std::string::npos) << e.what();
+    }
+  auto settings                 = integrators::ModalPenaltySettings{};
+  settings.tangential_stiffness = -1.0;
+  EXPECT_THROW(integrators::ModalPenalty(mdl, settings), std::invalid_argument);
 }

@@ -245,8 +245,8 @@ namespace vibroimpact::integrators
             count("support contact episodes", double(spatial_->episodes()));
             count("deepest support penetration", spatial_->deepest());
             count("friction dissipation", recorder_.friction_dissipation);
+            count("support sticking time", spatial_->sticking_time()); // tangential (Coulomb) sticking
             summary_.impacts += spatial_->episodes();
-            summary_.sticking_time += spatial_->sticking_time();
           }
         return summary_;
       }
