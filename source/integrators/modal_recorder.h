@@ -74,6 +74,22 @@ namespace vibroimpact::integrators
       s.energy.external_work         = external_work;
       s.energy.damping_dissipation   = damping_dissipation;
       s.energy.impact_dissipation    = impact_dissipation;
+      if (!supports.empty())
+        {
+          // Mean forces over the row's span; the impulses restart at the next row.
+          const double span = s.time - last_row_time;
+          for (auto &support : supports)
+            {
+              support.normal_force     = span > 0 ? support.normal_impulse / span : 0.0;
+              support.tangential_force = span > 0 ? support.tangential_impulse / span : 0.0;
+            }
+          supports_shown_               = supports;
+          s.supports                    = &supports_shown_;
+          s.energy.friction_dissipation = friction_dissipation;
+          for (auto &support : supports)
+            support.normal_impulse = support.tangential_impulse = 0.0;
+        }
+      last_row_time = s.time;
       s.energy.balance_error         = balance_error(q, v);
       if (k == 0)
         initial_energy = s.energy.total();
@@ -81,10 +97,11 @@ namespace vibroimpact::integrators
       impulse_since_row.setZero();
     }
 
-    // E − E0 − W_ext + damping and impact dissipation.
+    // E − E0 − W_ext + damping, impact and (with spatial supports) friction dissipation.
     double balance_error(const Eigen::VectorXd &q, const Eigen::VectorXd &v) const
     {
-      return energy(q, v) - initial_energy - external_work + damping_dissipation + impact_dissipation;
+      const double error = energy(q, v) - initial_energy - external_work + damping_dissipation + impact_dissipation;
+      return supports.empty() ? error : error + friction_dissipation;
     }
 
     void finish(RunSummary &summary, const Eigen::VectorXd &q, const Eigen::VectorXd &v) const
@@ -99,6 +116,10 @@ namespace vibroimpact::integrators
 
     double initial_energy = 0.0, external_work = 0.0, damping_dissipation = 0.0, impact_dissipation = 0.0;
     Eigen::VectorXd impulse_since_row; // per contact, since the last row
+    // Spatial supports (empty without them): impulses since the last row, friction and wear work
+    // since t = 0, accumulated by the solver at every step; and the ledger's friction term.
+    std::vector<SupportSample> supports;
+    double                     friction_dissipation = 0.0;
 
   private:
     // Whether step k is the first at or after a multiple of `interval`.
@@ -113,6 +134,8 @@ namespace vibroimpact::integrators
     double                 h_;
     unsigned long          n_steps_;
     ResponseObserver      &observer_;
+    double                     last_row_time = 0.0;
+    std::vector<SupportSample> supports_shown_;
   };
 
   // What a fixed-step modal run holds: the projection, the step, the modal state at the step

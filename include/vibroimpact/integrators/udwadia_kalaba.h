@@ -9,6 +9,11 @@
 // e = 0 impact: the velocity projection removes the approach velocity) and opens when its λ turns
 // tensile. After every step the violations of the closed set are projected out (eqs. 18–19):
 // q ← q − B_S⁺ g_S, q' ← q' − B_S⁺ B_S q'. Velocity-Verlet at a fixed step.
+//
+// Spatial supports (model::SpatialSupport, issue 25), frictionless: every candidate contact is a
+// constraint along its current normal, with the annular normal's centripetal term in g̈ and
+// Newton's restitution of the support at impacts (udwadia_kalaba/spatial_udwadia_kalaba.cc;
+// doc/udwadia_kalaba.md "Spatial supports"); the projection is then always on.
 #pragma once
 
 #include <vibroimpact/integrators/modal_time_stepping.h>
@@ -37,7 +42,8 @@ namespace vibroimpact::integrators
     const ModalProjection &projection() const { return projection_; }
 
   private:
-    ModalUdwadiaKalabaSettings settings_;
-    ModalProjection            projection_;
+    ModalUdwadiaKalabaSettings         settings_;
+    ModalProjection                    projection_;
+    std::vector<model::SpatialSupport> supports_; // frictionless spatial supports, if any
   };
 } // namespace vibroimpact::integrators

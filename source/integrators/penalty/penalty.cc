@@ -7,9 +7,11 @@
 #include <vibroimpact/io/parameter_section.h>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "../modal_recorder.h"
+#include "spatial_penalty.h"
 
 namespace vibroimpact::integrators
 {
@@ -23,15 +25,24 @@ namespace vibroimpact::integrators
     section.add("Damping", s.damping, io::non_negative(),
                 "mu_p of the Hunt-Crossley force k_p delta (1 + mu_p d(delta)/dt), per unit penetration "
                 "velocity (the paper: 0.1 s/m); restitution e = 1 - (2/3) mu_p v0 to first order.");
+    section.add("Tangential stiffness", s.tangential_stiffness, io::positive(),
+                "k_t of the Coulomb stick spring at spatial supports with friction: while |k_t s| <= mu F_N "
+                "the contact sticks with an elastic drift s <= mu F_N / k_t, else it slides at mu F_N; "
+                "the stick time scale is (m / k_t)^(1/2): h must resolve it.");
   }
 
   ModalPenalty::ModalPenalty(const model::StructuralModel &model, ModalPenaltySettings settings)
     : settings_(std::move(settings))
     , projection_(model, settings_.n_modes, settings_.damping_ratios, settings_.mode_source)
   {
-    if (!(settings_.time_step > 0) || !(settings_.stiffness > 0) || !(settings_.damping >= 0))
-      throw std::invalid_argument("modal penalty: the time step and k_p must be positive, mu_p non-negative");
+    if (!(settings_.time_step > 0) || !(settings_.stiffness > 0) || !(settings_.damping >= 0) ||
+        !(settings_.tangential_stiffness > 0))
+      throw std::invalid_argument("modal penalty: the time step, k_p and k_t must be positive, mu_p non-negative");
+    if (!model.spatial_supports.empty())
+      spatial_ = std::make_shared<const SpatialPenalty>(model, projection_, settings_);
   }
+
+  ModalPenalty::~ModalPenalty() = default;
 
   namespace
   {
@@ -57,14 +68,20 @@ namespace vibroimpact::integrators
     class PenaltyRun : ModalSteppingRun
     {
     public:
-      PenaltyRun(const ModalPenaltySettings &settings, const ModalProjection &projection, const RunControl &control,
-                 ResponseObserver &observer)
+      PenaltyRun(const ModalPenaltySettings &settings, const ModalProjection &projection,
+                 const SpatialPenalty *spatial, const RunControl &control, ResponseObserver &observer)
         : ModalSteppingRun(projection, settings.time_step, control, observer, "modal penalty")
         , kp_(settings.stiffness)
         , mu_(settings.damping)
         , force_(nc_)
         , episodes_(nc_)
-      {}
+      {
+        if (spatial)
+          {
+            spatial_.emplace(*spatial);
+            recorder_.supports.resize(spatial->size());
+          }
+      }
 
       RunSummary run()
       {
@@ -74,9 +91,13 @@ namespace vibroimpact::integrators
             const double t = time_of(k);
             step(t);
             follow_episodes(t);
+            if (spatial_)
+              spatial_->finish_step(v_, t, h_, recorder_, observer_);
             recorder_.record(k, q_, v_, force_);
           }
         close_open_episodes();
+        if (spatial_)
+          spatial_->close_open_episodes(control_.final_time, observer_);
         return summarise();
       }
 
@@ -95,6 +116,8 @@ namespace vibroimpact::integrators
       void start()
       {
         a_ = P_.free_acceleration(q_, v_, 0.0) + contact_forces(q_, v_);
+        if (spatial_)
+          spatial_->add_forces(q_, v_, nullptr, a_);
         recorder_.initial_energy = recorder_.energy(q_, v_);
         recorder_.record(0, q_, v_, force_);
         gap_start_   = P_.gap0() + B_ * q_;
@@ -105,12 +128,20 @@ namespace vibroimpact::integrators
       // One velocity-Verlet step to t; the gaps and contact velocities at its end.
       void step(const double t)
       {
-        q_ += h_ * v_ + 0.5 * h_ * h_ * a_;
+        if (spatial_)
+          {
+            dq_ = h_ * v_ + 0.5 * h_ * h_ * a_;
+            q_ += dq_;
+          }
+        else
+          q_ += h_ * v_ + 0.5 * h_ * h_ * a_;
         const Eigen::VectorXd v_predicted = v_ + h_ * a_; // for the velocity-dependent forces
         const Eigen::VectorXd f_end       = P_.load(t);
-        const Eigen::VectorXd a_end =
+        Eigen::VectorXd       a_end =
           f_end - P_.damping().cwiseProduct(v_predicted) - P_.omegas().cwiseAbs2().cwiseProduct(q_) +
           contact_forces(q_, v_predicted);
+        if (spatial_)
+          spatial_->add_forces(q_, v_predicted, &dq_, a_end);
         const Eigen::VectorXd v_start = v_;
         v_ += 0.5 * h_ * (a_ + a_end);
         recorder_.add_step_work(v_start, f_, v_, f_end);
@@ -209,6 +240,14 @@ namespace vibroimpact::integrators
         count("contact episodes", double(n_episodes_));
         count("deepest penetration", deepest_);
         count("impact dissipation", recorder_.impact_dissipation);
+        if (spatial_)
+          {
+            count("support contact episodes", double(spatial_->episodes()));
+            count("deepest support penetration", spatial_->deepest());
+            count("friction dissipation", recorder_.friction_dissipation);
+            count("support sticking time", spatial_->sticking_time()); // tangential (Coulomb) sticking
+            summary_.impacts += spatial_->episodes();
+          }
         return summary_;
       }
 
@@ -217,6 +256,8 @@ namespace vibroimpact::integrators
       Eigen::VectorXd      gap_, rate_;                     // at the step end
       Eigen::VectorXd      gap_start_, rate_start_, force_start_; // at the step start
       std::vector<Episode> episodes_;
+      std::optional<SpatialPenalty> spatial_; // the spatial supports' contacts, if any
+      Eigen::VectorXd               dq_;      // the step's displacement increment (spatial supports)
       unsigned long        n_episodes_ = 0;
       double               deepest_    = 0.0;
     };
@@ -224,7 +265,7 @@ namespace vibroimpact::integrators
 
   RunSummary ModalPenalty::run(const RunControl &control, ResponseObserver &observer) const
   {
-    return PenaltyRun(settings_, projection_, control, observer).run();
+    return PenaltyRun(settings_, projection_, spatial_.get(), control, observer).run();
   }
 
   namespace
@@ -248,7 +289,11 @@ namespace vibroimpact::integrators
           throw io::InputError(file, parameter_section() + "/Stiffness", "k_p must be positive");
         if (!(settings_.damping >= 0))
           throw io::InputError(file, parameter_section() + "/Damping", "mu_p must not be negative");
+        if (!(settings_.tangential_stiffness > 0))
+          throw io::InputError(file, parameter_section() + "/Tangential stiffness", "k_t must be positive");
       }
+
+      bool takes_spatial_supports() const override { return true; }
 
       RunSummary run(const model::StructuralModel &model, const RunControl &control,
                      ResponseObserver &observer) const override

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "../modal_recorder.h"
+#include "spatial_udwadia_kalaba.h"
 
 namespace vibroimpact::integrators
 {
@@ -40,6 +41,7 @@ namespace vibroimpact::integrators
   ModalUdwadiaKalaba::ModalUdwadiaKalaba(const model::StructuralModel &model, ModalUdwadiaKalabaSettings settings)
     : settings_(std::move(settings))
     , projection_(model, settings_.n_modes, settings_.damping_ratios, settings_.mode_source)
+    , supports_(model.spatial_supports)
   {
     if (!(settings_.time_step > 0))
       throw std::invalid_argument("modal Udwadia-Kalaba: the time step must be positive");
@@ -285,6 +287,8 @@ namespace vibroimpact::integrators
 
   RunSummary ModalUdwadiaKalaba::run(const RunControl &control, ResponseObserver &observer) const
   {
+    if (!supports_.empty())
+      return run_spatial_udwadia_kalaba(settings_, projection_, supports_, control, observer);
     return UdwadiaKalabaRun(settings_, projection_, control, observer).run();
   }
 
@@ -308,7 +312,14 @@ namespace vibroimpact::integrators
       void check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const override
       {
         check_modal_stepping(settings_, model, control, file, parameter_section());
+        // Coulomb friction has no U–K form that holds here (doc/udwadia_kalaba.md): refused.
+        for (const auto &support : model.spatial_supports)
+          if (support.friction > 0)
+            throw io::InputError(file, "Support " + support.name + "/Friction",
+                                 "modal-uk takes frictionless spatial supports only: use modal-penalty or moreau-jean");
       }
+
+      bool takes_spatial_supports() const override { return true; }
 
       RunSummary run(const model::StructuralModel &model, const RunControl &control,
                      ResponseObserver &observer) const override
