@@ -315,7 +315,7 @@ namespace vibroimpact::integrators
         // Coulomb friction has no U–K form that holds here (doc/udwadia_kalaba.md): refused.
         for (const auto &support : model.spatial_supports)
           if (support.friction > 0)
-            throw io::InputError(file, "Support " + support.name + "/Friction",
+            throw io::InputError(file, "Support " + support.name + "/Friction coefficient",
                                  "modal-uk takes frictionless spatial supports only: use modal-penalty or moreau-jean");
       }
 
