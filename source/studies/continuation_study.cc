@@ -149,17 +149,18 @@ namespace vibroimpact::studies
 
     // One family's branch: the settings it runs with and the continuation itself.
     periodic::Branch compute_family(const periodic::ContinuationCase &cc, periodic::PeriodicFlowMap &flow,
-                                    const double family, const bool quiet)
+                                    const double family, const unsigned int cycles, const bool quiet)
     {
       periodic::ContinuationSettings settings = cc.settings;
       settings.quiet                          = quiet;
       std::string                    label    = "forced response";
       if (cc.kind == periodic::OrbitKind::free)
         {
-          settings.mode = static_cast<unsigned int>(family);
+          settings.mode   = static_cast<unsigned int>(family);
+          settings.cycles = cc.start == periodic::StartKind::linear_mode ? cycles : 1;
           label = cc.start == periodic::StartKind::simulation      ? "family from the simulated orbit"
                   : cc.start == periodic::StartKind::initial_state ? "family from the initial state"
-                                                                   : "family of mode " + std::to_string(settings.mode);
+                                                                   : "family of " + periodic::family_name(settings);
           if (!std::isfinite(settings.max_energy))
             settings.max_energy = cc.max_energy_factor * flow.grazing_energy(settings.mode);
         }
@@ -214,7 +215,7 @@ namespace vibroimpact::studies
       if (cc.kind == periodic::OrbitKind::free)
         branch.family = cc.start == periodic::StartKind::simulation      ? "simulated"
                         : cc.start == periodic::StartKind::initial_state ? "initial state"
-                                                                         : "mode " + std::to_string(settings.mode);
+                                                                         : periodic::family_name(settings);
       return branch;
     }
 
@@ -262,7 +263,7 @@ namespace vibroimpact::studies
       for (std::size_t f = rank; f < families.size(); f += n_ranks)
         try
           {
-            share.push_back(compute_family(cc, flow, families[f], quiet));
+            share.push_back(compute_family(cc, flow, families[f], cc.cycles_of(f), quiet));
           }
         catch (const io::InputError &)
           {
@@ -307,7 +308,11 @@ namespace vibroimpact::studies
         else
           result.branches.push_back(shares[f % n_ranks][f / n_ranks]);
         if (cc.kind == periodic::OrbitKind::free)
-          result.linear_frequencies.push_back(2 * M_PI / flow.linear_period(static_cast<unsigned int>(families[f])));
+          {
+            // Where the family is born: ω_j, or ω_j / n for one impact every n periods.
+            const unsigned int n = cc.start == periodic::StartKind::linear_mode ? cc.cycles_of(f) : 1;
+            result.linear_frequencies.push_back(2 * M_PI / (n * flow.linear_period(static_cast<unsigned int>(families[f]))));
+          }
       }
     result.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;

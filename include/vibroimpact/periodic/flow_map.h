@@ -77,10 +77,14 @@ namespace vibroimpact::periodic
     virtual double linear_period(unsigned int mode) const                    = 0;
     // The energy of linear mode j at which it first touches a contact (∞ when it never does).
     virtual double grazing_energy(unsigned int mode) const = 0;
-    // For an elastic (e = 1) family of one impact per period leaving linear mode j: a start on
-    // it at energy E, found without Newton (the time-reversible orbit, doc/periodic.md §1):
-    // the state at its turning point (zero velocity) and the period. Empty where the map has none.
-    virtual std::optional<std::pair<Vector, double>> one_impact_orbit(unsigned int /*mode*/, double /*energy*/) const
+    // For an elastic (e = 1) family of one impact per period leaving linear mode j at the period
+    // `cycles` × its linear period (cycles > 1: one impact every `cycles` oscillations, a
+    // subharmonic family): a start on it, found without Newton (the time-reversible orbit,
+    // doc/periodic.md §1), where its energy first differs from the mode's grazing energy E_g by
+    // |energy − E_g| (families may leave grazing toward lower energies): the state at its turning
+    // point (zero velocity) and the period. Empty where the map has none.
+    virtual std::optional<std::pair<Vector, double>> one_impact_orbit(unsigned int /*mode*/, double /*energy*/,
+                                                                      unsigned int /*cycles*/ = 1) const
     {
       return std::nullopt;
     }
