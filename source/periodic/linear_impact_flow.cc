@@ -8,6 +8,8 @@
 
 #include "linear_impact_flow_implementation.h"
 
+#include <Eigen/Eigenvalues>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -259,6 +261,29 @@ namespace vibroimpact::periodic
         (reached(mid) ? far : near) = mid;
       }
     return std::make_pair(one_impact_turning_point(contact, far), far);
+  }
+
+  std::vector<double> LinearImpactFlow::held_contact_frequencies() const
+  {
+    const auto &I = *impl_;
+    // Unit modal masses. Massless nodes: every contact's spring κ b bᵀ added to Ω²; rigid
+    // contacts: Ω² projected onto the motions that keep every gap (B q = 0), whose zero
+    // eigenvalues (one per contact) are the constraints, not modes.
+    Matrix K = Matrix(I.omega.cwiseAbs2().asDiagonal());
+    if (I.compliant)
+      for (Eigen::Index i = 0; i < I.B.rows(); ++i)
+        K += I.condensation.stiffness[i] * I.B.row(i).transpose() * I.B.row(i);
+    else if (I.B.rows() > 0)
+      {
+        const Matrix P = Matrix::Identity(I.m, I.m) - I.B.transpose() * (I.B * I.B.transpose()).inverse() * I.B;
+        K              = P * K * P;
+      }
+    const Vector        lambda = Eigen::SelfAdjointEigenSolver<Matrix>(K, Eigen::EigenvaluesOnly).eigenvalues();
+    std::vector<double> frequencies;
+    for (Eigen::Index k = 0; k < lambda.size(); ++k)
+      if (lambda[k] > 1e-10 * lambda.maxCoeff())
+        frequencies.push_back(std::sqrt(lambda[k]));
+    return frequencies;
   }
 
   std::optional<std::pair<Vector, double>> LinearImpactFlow::simulated_orbit(const double time, const Vector &x0) const

@@ -96,6 +96,9 @@ namespace vibroimpact::periodic
     {
       return std::nullopt;
     }
+    // Natural frequencies (rad/s) with every contact held closed (on its stop), ascending, to
+    // name the modes an orbit resonates with while in contact; empty where the map does not know.
+    virtual std::vector<double> held_contact_frequencies() const { return {}; }
     // The model's initial state (each body's Initial displacement and velocity) in the map's
     // coordinates: a hand-made or closed-form guess for Newton.
     virtual Vector initial_state() const = 0;

@@ -75,6 +75,7 @@ namespace vibroimpact::periodic
     // A long run of this exact map; the start may be given in modal coordinates.
     std::optional<std::pair<Vector, double>> simulated_orbit(double time, const Vector &x0 = {}) const override;
     Vector initial_state() const override;
+    std::vector<double> held_contact_frequencies() const override;
     bool   forced() const override;
     void   set_forcing_frequency(double omega) override;
     double forcing_frequency() const override;
