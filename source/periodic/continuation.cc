@@ -624,8 +624,10 @@ namespace vibroimpact::periodic
   namespace
   {
     // The symmetric orbit near a grazing linear mode is an orbit of the impact system only if the
-    // flow from it meets the stop once, at T/2 (a subharmonic one can also touch the stop inside,
-    // like mode 1 of the 2-DOF chain over two periods): else no family leaves there.
+    // flow from it meets the stop once, at T/2: one that meets it again inside (a subharmonic one
+    // can, like mode 1 of the 2-DOF chain over two periods) means no family leaves there. One that
+    // meets it once but does not return (its two conditions have no exact solution with many
+    // modes, e.g. the beam with all FE modes) is still Newton's start.
     std::optional<Branch> inadmissible_start(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
                                              const Vector &x0, const double period)
     {
@@ -634,7 +636,7 @@ namespace vibroimpact::periodic
       for (const auto &event : once.events)
         impacts += event.kind == ContactEvent::Kind::impact ? 1 : 0;
       const double return_error = (once.x - x0).norm() / std::max(x0.norm(), 1e-300);
-      if (impacts == 1 && return_error < 1e-6)
+      if (impacts <= 1)
         return std::nullopt;
       Branch branch;
       branch.family           = family_name(settings);
