@@ -266,6 +266,67 @@ TEST(PeriodicClosedForms, OneImpactFamiliesLeaveTheLinearModesAtTheirGrazingEner
   EXPECT_NEAR(one_impact_orbit(wider, 9.0).energy / one_impact_orbit(chain, 9.0).energy, 9.0, 1e-10);
 }
 
+// Every one-impact family with periods up to 3 T1 (doc/periodic.md, "The complete set"): an orbit
+// of any period on a grid three times finer than the enumeration's scan is admissible exactly
+// when it lies on a listed family; the impact velocity is g ω1 ω2 sin(ω1T/2) sin(ω2T/2) det Φ / D
+// (so it vanishes only at the grazing linear modes, T = n T_j, where each family starts at the
+// mode's grazing energy); the complete list is the two fundamental families and three
+// subharmonic ones (mode 2 every 2 and 5 periods, mode 1 every 3), none at a superharmonic
+// resonance and none that leaves no linear mode.
+TEST(PeriodicClosedForms, EveryOneImpactFamilyUpToThreeFirstPeriodsIsFound)
+{
+  const TwoDofChain chain = unit_chain();
+  const ExactFlow   flow(chain);
+  const double      T1 = 2 * pi / flow.omega(0), T_max = 3 * T1;
+  const auto        families = one_impact_families(chain, T_max);
+  const auto        on_family = [&](const double T, bool &near_end) {
+    near_end = false;
+    for (const auto &f : families)
+      {
+        const double lo = std::min(f.start_period, f.end_period), hi = std::max(f.start_period, f.end_period);
+        near_end = near_end || std::abs(T - lo) < 1e-6 * T || std::abs(T - hi) < 1e-6 * T;
+        if (T > lo && T < hi)
+          return true;
+      }
+    return false;
+  };
+  const int n = 24000;
+  for (int k = 1; k <= n; ++k)
+    {
+      const double T = T_max * k / n;
+      bool         near_end;
+      const bool   listed = on_family(T, near_end);
+      if (!near_end)
+        {
+          ASSERT_EQ(one_impact_orbit(chain, T).admissible, listed) << "T = " << T;
+        }
+    }
+  // The impact velocity's closed form, with the modes of the generalised eigensolver.
+  for (const double T : {2.0, 3.7, 6.1, 9.3, 18.9, 30.0})
+    {
+      const OneImpactOrbit orbit = one_impact_orbit(chain, T);
+      const Eigen::Matrix2d &p = flow.phi;
+      const double s1 = std::sin(flow.omega(0) * T / 2), s2 = std::sin(flow.omega(1) * T / 2);
+      const double c1 = std::cos(flow.omega(0) * T / 2), c2 = std::cos(flow.omega(1) * T / 2);
+      const double D  = p(1, 0) * c1 * p(0, 1) * flow.omega(1) * s2 - p(1, 1) * c2 * p(0, 0) * flow.omega(0) * s1;
+      const double v  = chain.gap * flow.omega(0) * flow.omega(1) * s1 * s2 * p.determinant() / D;
+      EXPECT_NEAR(orbit.impact_velocity, v, 1e-10 * (1 + std::abs(v))) << "T = " << T;
+    }
+  std::vector<std::pair<unsigned int, unsigned int>> kinds;
+  for (const auto &f : families)
+    {
+      ASSERT_TRUE(f.leaves_linear_mode);
+      kinds.emplace_back(f.mode, f.cycles);
+      EXPECT_NEAR(f.start_period, f.cycles * 2 * pi / flow.omega(f.mode), 1e-12 * f.start_period);
+      EXPECT_NEAR(f.start_energy, linear_mode_grazing_energy(chain, f.mode), 1e-12);
+      std::cerr << "mode " << f.mode + 1 << ", " << f.cycles << " cycles: T " << f.start_period << " .. "
+                << f.end_period << ", E " << f.start_energy << " .. " << f.end_energy
+                << (f.ends_by_grazing ? " (grazes)" : " (pole)") << "\n";
+    }
+  const std::vector<std::pair<unsigned int, unsigned int>> expected{{1, 1}, {1, 2}, {0, 1}, {1, 5}, {0, 3}};
+  EXPECT_EQ(kinds, expected);
+}
+
 TEST(PeriodicClosedForms, StickingPhaseAgainstDirectIntegration)
 {
   for (const TwoDofChain &chain : {unit_chain(), uneven_chain()})

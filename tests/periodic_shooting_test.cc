@@ -276,6 +276,70 @@ TEST(PeriodicShooting, ElasticFamiliesOfTheTwoDofChainMatchTheirClosedForm)
     }
 }
 
+// Every one-impact e = 1 family of the 2-DOF chain with periods up to 3 T1 (closed_forms.h,
+// one_impact_families: the fundamental families and the subharmonic ones of mode 2 every 2 and 5
+// periods and of mode 1 every 3), continued by shooting from its start near the grazing mode:
+// every one-impact orbit has the closed form's energy at its period, the branch goes through the
+// family's energy minimum (a fold in E for all but mode 2's fundamental) and reaches the family's
+// end, the grazing inside the period or the energy bound toward the pole.
+TEST(PeriodicShooting, EveryOneImpactFamilyOfTheTwoDofChainMatchesItsClosedForm)
+{
+  const auto                  flow = chain_flow(1.0);
+  const periodic::TwoDofChain chain;
+  const double                T1 = flow.linear_period(1);
+  for (const auto &family : periodic::one_impact_families(chain, 3 * T1))
+    {
+      periodic::ContinuationSettings settings;
+      settings.mode                = family.mode + 1;
+      settings.cycles              = family.cycles;
+      settings.start_energy_factor = 1.01;
+      settings.max_points          = 150;
+      settings.max_restarts        = 0;
+      settings.max_period_change   = 0.03; // a step across the grazing would land on another family
+      settings.initial_step        = 0.002; // 0.02 from 0.99 E_g of mode 1 × 3 lands on the linear orbit
+      settings.max_energy          = 100 * flow.grazing_energy(settings.mode);
+      const auto branch            = periodic::continue_free_family(flow, settings);
+      const std::string name       = periodic::family_name(settings);
+      ASSERT_GE(branch.points.size(), 10u) << name << ": " << branch.stop_reason;
+      double worst = 0, lowest = 1e300;
+      const periodic::BranchPoint *last = nullptr;
+      for (const auto &p : branch.points)
+        {
+          if (p.impacts != 1)
+            break;
+          const auto exact = periodic::one_impact_orbit(chain, p.period);
+          ASSERT_TRUE(exact.admissible) << name << ", T = " << p.period;
+          worst  = std::max(worst, std::abs(p.energy - exact.energy) / exact.energy);
+          lowest = std::min(lowest, p.energy);
+          last   = &p;
+        }
+      ASSERT_NE(last, nullptr);
+      EXPECT_LT(worst, 1e-8) << name;
+      // The branch goes through the family's fold in E: its periods cover the closed form's
+      // period of lowest energy (a scan of the family from the branch's start on, 1 % off grazing).
+      double       closed_lowest = 1e300, T_lowest = 0, T_low = 1e300, T_high = 0;
+      const double T_first       = branch.points.front().period;
+      for (int k = 0; k <= 4000; ++k)
+        {
+          const double T = T_first + (family.end_period - T_first) * k / 4000;
+          if (const double E = periodic::one_impact_orbit(chain, T).energy; E < closed_lowest)
+            closed_lowest = E, T_lowest = T;
+        }
+      for (const auto &p : branch.points)
+        if (&p <= last)
+          T_low = std::min(T_low, p.period), T_high = std::max(T_high, p.period);
+      EXPECT_TRUE(T_lowest >= T_low && T_lowest <= T_high) << name << ": T of lowest E " << T_lowest;
+      EXPECT_LT(lowest, closed_lowest * 1.05) << name; // the sample next to the fold
+      if (family.ends_by_grazing)
+        EXPECT_NEAR(last->energy, family.end_energy, 1e-2 * family.end_energy) << name;
+      else
+        EXPECT_GE(last->energy, 0.99 * settings.max_energy) << name;
+      std::cerr << name << ": " << branch.points.size() << " points, T " << branch.points.front().period << " .. "
+                << last->period << ", lowest E " << lowest << " (closed form " << closed_lowest << "), last E "
+                << last->energy << ", worst relative energy error " << worst << " (" << branch.stop_reason << ")\n";
+    }
+}
+
 // The seed's sticking orbits (e = 0, energy correction, h = 1/500): the simulation of v0 = (1, 1)
 // settles on an orbit with two impacts and a sticking phase a period; shooting on the Moreau–Jean
 // map converges to it, it repeats over ten periods, keeps E = 1, and its sticking phase is the

@@ -5,11 +5,13 @@
 #include <vibroimpact/periodic/continuation.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
 #include <vibroimpact/periodic/moreau_jean_flow.h>
+#include <vibroimpact/periodic/tongues.h>
 #include <vibroimpact/structure/model_builder.h>
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "test_support.h"
 
@@ -405,4 +407,58 @@ TEST(PeriodicSticking, MasslessFiniteElementRodHasOrbitsNearTheContinuumMode)
       const auto ten = fe.flow.flow(orbit.state, 10 * orbit.period, 0.0, false);
       EXPECT_LT((ten.x - orbit.state).norm(), settings.tolerance * orbit.state.norm());
     }
+}
+
+// Tongues of the 10-element massless-end rod (issue 24 §2, doc/periodic.md §8): from the continuum
+// orbit at 9 E_g, with steps that may not change the period by more than 1 %, the branch follows
+// the closed-form backbone and then runs up an internal-resonance tongue. The labels separate the
+// two: every unlabelled point is within 1 % of the closed form at its energy, every labelled one
+// lies after them, at a frequency locked to 1e-3 while the energy grows more than fivefold, off
+// the closed form, and r ω is within the tolerance of the named mode's frequency.
+TEST(PeriodicSticking, RodTonguesAreLabelledApartFromTheBackbone)
+{
+  const auto c     = test_cases::load_case(test_cases::example("rod_nonsmooth_mode"));
+  const auto model = structure::build_model(c.description);
+  const periodic::LinearImpactFlow flow(model, c.continuation.event_driven);
+  auto settings              = c.continuation.settings;
+  settings.max_points        = 40;
+  settings.max_period_change = 0.01;
+  const auto branch = periodic::continue_free_family(flow, settings, flow.initial_state(), c.continuation.start_period);
+  std::vector<double> free;
+  for (unsigned int k = 1; k <= flow.dimension() / 2; ++k)
+    free.push_back(2 * M_PI / flow.linear_period(k));
+  const auto held   = flow.held_contact_frequencies();
+  const auto labels = periodic::tongue_labels(branch, free, held, 1);
+  const periodic::Rod rod{1.0, 1.0, 1.0, 0.1};
+  std::size_t         last_backbone = 0, first_tongue = branch.points.size(), n_tongue = 0;
+  double              w_low = 1e300, w_high = 0, E_low = 1e300, E_high = 0;
+  for (std::size_t k = 0; k < branch.points.size(); ++k)
+    {
+      const auto  &p      = branch.points[k];
+      const double closed = periodic::rod_first_nonsmooth_mode(rod, p.energy).frequency;
+      if (labels[k].empty())
+        {
+          EXPECT_LT(std::abs(p.frequency / closed - 1), 0.01) << "point " << k << ", E = " << p.energy;
+          last_backbone = k;
+          continue;
+        }
+      ++n_tongue;
+      first_tongue = std::min(first_tongue, k);
+      EXPECT_GT(std::abs(p.frequency / closed - 1), 0.003) << "point " << k;
+      w_low = std::min(w_low, p.frequency), w_high = std::max(w_high, p.frequency);
+      E_low = std::min(E_low, p.energy), E_high = std::max(E_high, p.energy);
+      // "mode k at 1:r" or "held mode k at 1:r": r ω within the tolerance of that mode.
+      unsigned int mode = 0, ratio = 0;
+      const bool   is_held = labels[k].rfind("held", 0) == 0;
+      ASSERT_EQ(std::sscanf(labels[k].c_str() + (is_held ? 5 : 0), "mode %u at 1:%u", &mode, &ratio), 2) << labels[k];
+      const double omega_k = (is_held ? held : free).at(mode - 1);
+      EXPECT_LT(std::abs(ratio * p.frequency / omega_k - 1), periodic::TongueCriteria{}.resonance_tolerance);
+    }
+  ASSERT_GE(last_backbone, 5u);
+  ASSERT_GE(n_tongue, 5u);
+  EXPECT_GT(first_tongue, last_backbone);
+  EXPECT_LT(w_high / w_low - 1, 1e-3);
+  EXPECT_GT(E_high / E_low, 5.0);
+  std::cerr << "backbone to point " << last_backbone << ", tongue '" << labels[first_tongue] << "' from E = " << E_low
+            << " to " << E_high << " at omega " << w_low << " .. " << w_high << "\n";
 }

@@ -258,6 +258,68 @@ namespace vibroimpact::periodic
     return family;
   }
 
+  namespace
+  {
+    // Admissible orbits outside the families already found, in steps of `step` over (0, max_period]:
+    // the families that leave no grazing linear mode, each end refined by bisection.
+    std::vector<OneImpactFamily> families_between(const TwoDofChain &chain, const double max_period,
+                                                  const double step, const std::vector<OneImpactFamily> &known)
+    {
+      const auto known_at = [&](const double T) {
+        for (const auto &f : known)
+          if (T >= std::min(f.start_period, f.end_period) && T <= std::max(f.start_period, f.end_period))
+            return true;
+        return false;
+      };
+      const auto new_orbit = [&](const double T) { return !known_at(T) && one_impact_orbit(chain, T).admissible; };
+      const auto edge      = [&](double inside, double outside) {
+        for (int b = 0; b < 60; ++b)
+          {
+            const double mid = 0.5 * (inside + outside);
+            (new_orbit(mid) ? inside : outside) = mid;
+          }
+        return inside;
+      };
+      std::vector<OneImpactFamily> found;
+      double                       open_at = -1.0; // lower end of the interval being crossed
+      const int                    n       = static_cast<int>(std::ceil(max_period / step));
+      for (int k = 1; k <= n; ++k)
+        {
+          const double T = std::min(k * step, max_period), T_prev = (k - 1) * step;
+          const bool   in = new_orbit(T);
+          if (in && open_at < 0)
+            open_at = k == 1 ? T : edge(T, T_prev);
+          if ((!in || k == n) && open_at >= 0)
+            {
+              OneImpactFamily f;
+              f.exists = true, f.leaves_linear_mode = false, f.mode = f.cycles = 0;
+              f.start_period = open_at, f.end_period = in ? T : edge(T_prev, T);
+              f.start_energy = one_impact_orbit(chain, f.start_period).energy;
+              f.end_energy   = one_impact_orbit(chain, f.end_period).energy;
+              found.push_back(f);
+              open_at = -1.0;
+            }
+        }
+      return found;
+    }
+  } // namespace
+
+  std::vector<OneImpactFamily> one_impact_families(const TwoDofChain &chain, const double max_period)
+  {
+    require_positive(max_period, "max_period");
+    const ChainModes             modes = chain_modes(chain);
+    std::vector<OneImpactFamily> families;
+    for (unsigned int j = 0; j < 2; ++j)
+      for (unsigned int n = 1; n * 2.0 * pi / modes.omega(j) <= max_period; ++n)
+        if (const auto f = one_impact_family(chain, j, n); f.exists)
+          families.push_back(f);
+    const auto others = families_between(chain, max_period, 2.0 * pi / modes.omega(1) / 1000, families);
+    families.insert(families.end(), others.begin(), others.end());
+    const auto low = [](const OneImpactFamily &f) { return std::min(f.start_period, f.end_period); };
+    std::sort(families.begin(), families.end(), [&](const auto &a, const auto &b) { return low(a) < low(b); });
+    return families;
+  }
+
   double StickingPhase::position_m1(const double t) const
   {
     return centre + (q1 - centre) * std::cos(frequency * t) + v1 / frequency * std::sin(frequency * t);

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -74,6 +75,33 @@ namespace vibroimpact::periodic
         if (report)
           report(iterations, solver.getSolutionGroup().getNormF());
       }
+    };
+
+    // Fails a corrector whose latest iterate's period left the band |T/T_last − 1| ≤ limit around
+    // the last point's (LOCA then shortens the step): `period_change` reads the iterate that NOX
+    // evaluated last.
+    class PeriodChangeTest : public NOX::StatusTest::Generic
+    {
+    public:
+      PeriodChangeTest(std::function<double()> period_change, const double limit)
+        : period_change_(std::move(period_change))
+        , limit_(limit)
+      {}
+      NOX::StatusTest::StatusType checkStatus(const NOX::Solver::Generic &, NOX::StatusTest::CheckType) override
+      {
+        status_ = period_change_() > limit_ ? NOX::StatusTest::Failed : NOX::StatusTest::Unconverged;
+        return status_;
+      }
+      NOX::StatusTest::StatusType getStatus() const override { return status_; }
+      std::ostream &print(std::ostream &stream, int indent) const override
+      {
+        return stream << std::string(indent, ' ') << "period change within " << limit_ << ": " << status_ << "\n";
+      }
+
+    private:
+      std::function<double()>     period_change_;
+      double                      limit_;
+      NOX::StatusTest::StatusType status_ = NOX::StatusTest::Unevaluated;
     };
 
     // The shooting system in scaled unknowns, for LOCA's LAPACK group. Free families:
@@ -142,6 +170,16 @@ namespace vibroimpact::periodic
           for (Eigen::Index j = 0; j < e.jacobian.cols(); ++j)
             J(i, j) = e.jacobian(i, j);
         return true;
+      }
+
+      // |T/T_last − 1| of the iterate evaluated last (T_last: the last point's period, or the
+      // start's); 0 for forced orbits, whose period is the forcing's.
+      double period_change() const
+      {
+        if (!free_ || cache_.key.empty())
+          return 0.0;
+        const double last = branch_.points.empty() ? period_scale_ : branch_.points.back().period;
+        return std::abs(cache_.key[n_] * period_scale_ / last - 1.0);
       }
 
       void printSolution(const NOX::LAPACK::Vector &X, const double parameter) override
@@ -372,6 +410,24 @@ namespace vibroimpact::periodic
       ProgressCallback           progress_;
     };
 
+    // When a corrector has converged or failed: Newton stops below the residual tolerance (the
+    // scaled residual is relative to the start state; the reported one, relative to each orbit's
+    // own size, is checked again), fails after Maximum Newton iterations, or at once when its
+    // period leaves the band of Maximum period change.
+    Teuchos::RCP<NOX::StatusTest::Combo> corrector_tests(const ContinuationSettings &settings,
+                                                         const ShootingInterface   &interface)
+    {
+      auto norm  = Teuchos::rcp(new NOX::StatusTest::NormF(0.1 * settings.tolerance, NOX::StatusTest::NormF::Unscaled));
+      auto iters = Teuchos::rcp(new NOX::StatusTest::MaxIters(static_cast<int>(settings.max_newton)));
+      auto combo = Teuchos::rcp(new NOX::StatusTest::Combo(NOX::StatusTest::Combo::OR));
+      if (settings.max_period_change > 0) // first: its failure outranks a converged norm
+        combo->addStatusTest(Teuchos::rcp(
+          new PeriodChangeTest([&interface] { return interface.period_change(); }, settings.max_period_change)));
+      combo->addStatusTest(norm);
+      combo->addStatusTest(iters);
+      return combo;
+    }
+
     Branch run_loca(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
                     const ContinuationSettings &settings, const Vector &x0, const double period,
                     const double parameter_start, const double parameter_min, const double parameter_max,
@@ -395,7 +451,7 @@ namespace vibroimpact::periodic
       stepper.set("Compute Eigenvalues", false);
       auto &step = loca.sublist("Step Size");
       step.set("Method", "Adaptive");
-      step.set("Initial Step Size", settings.initial_step);
+      step.set("Initial Step Size", settings.direction < 0 ? -settings.initial_step : settings.initial_step);
       step.set("Min Step Size", settings.min_step);
       step.set("Max Step Size", settings.max_step);
       step.set("Aggressiveness", 0.5);
@@ -421,11 +477,7 @@ namespace vibroimpact::periodic
       parameters.addParameter("p", 1.0);
       auto group = Teuchos::rcp(new LOCA::LAPACK::Group(global, interface));
       group->setParams(parameters);
-      // Newton stops below the residual tolerance (the scaled residual is relative to the start
-      // state; the reported one, relative to each orbit's own size, is checked again).
-      auto norm  = Teuchos::rcp(new NOX::StatusTest::NormF(0.1 * settings.tolerance, NOX::StatusTest::NormF::Unscaled));
-      auto iters = Teuchos::rcp(new NOX::StatusTest::MaxIters(static_cast<int>(settings.max_newton)));
-      auto combo = Teuchos::rcp(new NOX::StatusTest::Combo(NOX::StatusTest::Combo::OR, norm, iters));
+      const auto combo = corrector_tests(settings, interface);
 
       try
         {
@@ -484,10 +536,11 @@ namespace vibroimpact::periodic
                              const double parameter_min, const double parameter_max, const ProgressCallback &progress)
     {
       Branch total;
-      double jump = settings.restart_jump, restart_direction = 1.0;
+      double jump = settings.restart_jump, restart_direction = settings.direction;
       for (unsigned int restart = 0;; ++restart)
         {
           ContinuationSettings here = settings;
+          here.direction            = restart_direction;
           here.max_points           = settings.max_points - static_cast<unsigned int>(total.points.size());
           const std::size_t offset  = total.points.size();
           const auto        shifted = [&](const BranchPoint &p, unsigned int k) {
@@ -545,7 +598,11 @@ namespace vibroimpact::periodic
           const auto  &last  = total.points.back();
           const bool   free  = forced_flow == nullptr;
           const auto   value = [&](const BranchPoint &p) { return free ? p.energy : p.frequency; };
-          const double direction = 1.0;
+          // Onward: the way the branch was going (energy up from grazing, forcing frequency up;
+          // down for a family that leaves grazing toward lower energies and has not turned).
+          const std::size_t n_points = total.points.size();
+          const double direction =
+            n_points >= 2 ? (value(last) >= value(total.points[n_points - 2]) ? 1.0 : -1.0) : settings.direction;
           restart_direction = direction;
           parameter = value(last) * (1 + direction * jump);
           if (parameter > parameter_max || parameter < parameter_min)
@@ -558,6 +615,41 @@ namespace vibroimpact::periodic
     }
   } // namespace
 
+  std::string family_name(const ContinuationSettings &settings)
+  {
+    return "mode " + std::to_string(settings.mode) +
+           (settings.cycles > 1 ? ", " + std::to_string(settings.cycles) + " cycles" : std::string());
+  }
+
+  namespace
+  {
+    // The symmetric orbit near a grazing linear mode is an orbit of the impact system only if the
+    // flow from it meets the stop once, at T/2: one that meets it again inside (a subharmonic one
+    // can, like mode 1 of the 2-DOF chain over two periods) means no family leaves there. One that
+    // meets it once but does not return (its two conditions have no exact solution with many
+    // modes, e.g. the beam with all FE modes) is still Newton's start.
+    std::optional<Branch> inadmissible_start(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
+                                             const Vector &x0, const double period)
+    {
+      const FlowResult once    = flow.flow(x0, period, 0.0, false);
+      unsigned int     impacts = 0;
+      for (const auto &event : once.events)
+        impacts += event.kind == ContactEvent::Kind::impact ? 1 : 0;
+      const double return_error = (once.x - x0).norm() / std::max(x0.norm(), 1e-300);
+      if (impacts <= 1)
+        return std::nullopt;
+      Branch branch;
+      branch.family           = family_name(settings);
+      branch.failed           = true;
+      branch.flow_evaluations = once.evaluations;
+      std::ostringstream reason;
+      reason << "no family: the symmetric one-impact orbit of period " << period << " near the grazing mode meets the "
+             << "stop " << impacts << " times (returns to " << return_error << "), it penetrates inside its period";
+      branch.stop_reason = reason.str();
+      return branch;
+    }
+  } // namespace
+
   Branch continue_free_family(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
                               const ProgressCallback &progress)
   {
@@ -567,9 +659,20 @@ namespace vibroimpact::periodic
     // Above grazing, start on the impacting orbit itself where the map knows it: Newton from the
     // linear mode does not cross the grazing point (the map's Jacobian grows like 1/U− there).
     const double energy = settings.start_energy_factor * graze;
-    if (settings.start_energy_factor > 1)
-      if (const auto start = flow.one_impact_orbit(settings.mode, energy))
-        return continue_free_family(flow, settings, start->first, start->second, progress);
+    if (settings.start_energy_factor > 1 || settings.cycles > 1)
+      if (const auto start = flow.one_impact_orbit(settings.mode, energy, settings.cycles))
+        {
+          ContinuationSettings away = settings;
+          away.direction            = flow.energy(start->first) >= graze ? 1.0 : -1.0;
+          if (auto refused = inadmissible_start(flow, away, start->first, start->second))
+            return *refused;
+          return continue_free_family(flow, away, start->first, start->second, progress);
+        }
+    if (settings.cycles > 1)
+      throw std::invalid_argument("mode " + std::to_string(settings.mode) + " with " +
+                                  std::to_string(settings.cycles) +
+                                  " cycles: the map knows no one-impact orbit to start from (e = 1, undamped, rigid "
+                                  "contacts only)");
     return continue_free_family(flow, settings, flow.linear_mode_state(settings.mode, energy),
                                 flow.linear_period(settings.mode), progress);
   }
@@ -579,7 +682,7 @@ namespace vibroimpact::periodic
   {
     Branch branch = run_with_restarts(flow, nullptr, settings, x0, period, flow.energy(x0), settings.min_energy,
                                       settings.max_energy, progress);
-    branch.family = "mode " + std::to_string(settings.mode);
+    branch.family = family_name(settings);
     return branch;
   }
 

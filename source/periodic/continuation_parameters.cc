@@ -25,6 +25,10 @@ namespace vibroimpact::periodic
             "periodic response to the harmonic load, continued in its frequency from Minimum to Maximum frequency.");
       s.add("Families", c.families, io::in_range(1, 1e6),
             "Linear modes (1-based) whose families are continued (free orbits), e.g. 1, 2.");
+      s.add("Cycles", c.cycles, io::in_range(1, 1e6),
+            "Per family of Families (the last repeats): the family with one impact every this many periods of its "
+            "linear mode, born where the mode grazes at that multiple of its period (2, 3, ...: subharmonic families; "
+            "e = 1 orbits, undamped). 1: the fundamental families.");
     }
 
     // Where a branch starts and where it stops, in energy or in frequency.
@@ -33,7 +37,9 @@ namespace vibroimpact::periodic
       ContinuationSettings &p = c.settings;
       s.add("Start energy factor", p.start_energy_factor, io::positive(),
             "First point: this multiple of the family's grazing energy (the linear mode touching a contact); above 1 "
-            "the start is the one-impact orbit of that energy where it is known in closed form.");
+            "the start is the one-impact orbit of that energy where it is known in closed form. Subharmonic families "
+            "(Cycles > 1) start on that orbit where their energy first differs from grazing by |factor - 1|, on either "
+            "side (most first go down in energy).");
       s.add("Minimum energy", p.min_energy, io::non_negative(), "Free families stop below this energy.");
       s.add("Maximum energy", p.max_energy, io::non_negative(),
             "Free families stop above this energy; 0: Maximum energy factor × the family's grazing energy.");
@@ -65,6 +71,11 @@ namespace vibroimpact::periodic
             "After Newton fails (a grazing adds an impact per period, a chatter sequence gains one), restart from the "
             "last orbit this many times at most, the parameter moved by Restart jump.");
       s.add("Restart jump", p.restart_jump, io::in_range(1e-8, 0.5), "Relative parameter change of a restart.");
+      s.add("Maximum period change", p.max_period_change, io::in_range(0, 1),
+            "Free families: a step whose orbit's period differs from the last one's by more than this fraction is "
+            "refused and retried shorter, so that the branch follows what is continuous (through an internal-resonance "
+            "tongue and back) rather than landing on another family; 0: such steps are kept, flagged `jumped` "
+            "(above 3 %).");
     }
 
     // The maps' own entries: the event-driven map's modes, damping, chatter and massless nodes;
@@ -145,6 +156,9 @@ namespace vibroimpact::periodic
       for (const double f : c.families)
         if (f != std::floor(f))
           s.fail("Families", "'" + std::to_string(f) + "' is not a mode number");
+      for (const double n : c.cycles)
+        if (n != std::floor(n))
+          s.fail("Cycles", "'" + std::to_string(n) + "' is not a whole number of periods");
       for (const double k : c.orbit_points)
         if (k != std::floor(k))
           s.fail("Orbit points", "'" + std::to_string(k) + "' is not a point index");

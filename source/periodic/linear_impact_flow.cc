@@ -8,6 +8,8 @@
 
 #include "linear_impact_flow_implementation.h"
 
+#include <Eigen/Eigenvalues>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -215,10 +217,11 @@ namespace vibroimpact::periodic
   }
 
   std::optional<std::pair<Vector, double>> LinearImpactFlow::one_impact_orbit(const unsigned int mode,
-                                                                              const double energy) const
+                                                                              const double energy,
+                                                                              const unsigned int cycles) const
   {
     const auto &I = *impl_;
-    if (I.n_forcing > 0 || !I.D.isZero(0.0) || I.compliant)
+    if (I.n_forcing > 0 || !I.D.isZero(0.0) || I.compliant || cycles == 0)
       return std::nullopt;
     // The contact that mode j grazes first.
     Eigen::Index contact = -1;
@@ -228,21 +231,59 @@ namespace vibroimpact::periodic
         ratio = I.gap0[i] / std::abs(I.B(i, mode - 1)), contact = i;
     if (contact < 0 || I.restitution[contact] != 1.0)
       return std::nullopt;
-    // The family stiffens (T falls below the linear period as E grows from grazing): walk T down
-    // until the orbit's energy passes E, then bisect.
-    const double T_linear = linear_period(mode);
-    const auto   energy_at = [&](double T) { return this->energy(one_impact_turning_point(contact, T)); };
-    double       high = T_linear * (1 - 1e-9), low = high;
-    for (int k = 1; k <= 400 && energy_at(low) < energy; ++k)
-      high = low, low = T_linear * (1 - 0.0025 * k);
-    if (energy_at(low) < energy)
+    // At T0 = cycles × the linear period the orbit is the grazing linear mode (impact velocity 0).
+    // The family leaves it on the side of T0 where the impact approaches the stop (the gap's rate
+    // b·q̇(T/2⁻) < 0; on the other side the stop would pull); walk away from T0 in steps of T0/400
+    // to the first period where the energy has reached E (fundamental families, which stiffen;
+    // they may dip below E_g first: by 3 % for the 4-mode beam example) or, for a subharmonic family,
+    // where it differs from E_g by |E − E_g| (they first go down in energy), then bisect.
+    const double T0       = cycles * linear_period(mode);
+    const auto   approach = [&](double T) {
+      const Vector p    = one_impact_turning_point(contact, T).head(I.m);
+      const Vector rate = -(I.omega.array() * (I.omega * (T / 2)).array().sin() * p.array()).matrix();
+      return I.B.row(contact).dot(rate);
+    };
+    const double side     = approach(T0 * (1 - 1e-6)) < 0 ? -1.0 : 1.0;
+    const double graze    = grazing_energy(mode);
+    const double distance = std::abs(energy - graze);
+    const auto   reached  = [&](double T) {
+      const double E = this->energy(one_impact_turning_point(contact, T));
+      return cycles == 1 ? E >= energy : std::abs(E - graze) >= distance;
+    };
+    double near = T0 * (1 + side * 1e-9), far = near;
+    for (int k = 1; k <= 400 && !reached(far); ++k)
+      near = far, far = T0 * (1 + side * 0.0025 * k);
+    if (!reached(far))
       return std::nullopt;
     for (int k = 0; k < 60; ++k)
       {
-        const double mid = 0.5 * (low + high);
-        (energy_at(mid) < energy ? high : low) = mid;
+        const double mid = 0.5 * (near + far);
+        (reached(mid) ? far : near) = mid;
       }
-    return std::make_pair(one_impact_turning_point(contact, low), low);
+    return std::make_pair(one_impact_turning_point(contact, far), far);
+  }
+
+  std::vector<double> LinearImpactFlow::held_contact_frequencies() const
+  {
+    const auto &I = *impl_;
+    // Unit modal masses. Massless nodes: every contact's spring κ b bᵀ added to Ω²; rigid
+    // contacts: Ω² projected onto the motions that keep every gap (B q = 0), whose zero
+    // eigenvalues (one per contact) are the constraints, not modes.
+    Matrix K = Matrix(I.omega.cwiseAbs2().asDiagonal());
+    if (I.compliant)
+      for (Eigen::Index i = 0; i < I.B.rows(); ++i)
+        K += I.condensation.stiffness[i] * I.B.row(i).transpose() * I.B.row(i);
+    else if (I.B.rows() > 0)
+      {
+        const Matrix P = Matrix::Identity(I.m, I.m) - I.B.transpose() * (I.B * I.B.transpose()).inverse() * I.B;
+        K              = P * K * P;
+      }
+    const Vector        lambda = Eigen::SelfAdjointEigenSolver<Matrix>(K, Eigen::EigenvaluesOnly).eigenvalues();
+    std::vector<double> frequencies;
+    for (Eigen::Index k = 0; k < lambda.size(); ++k)
+      if (lambda[k] > 1e-10 * lambda.maxCoeff())
+        frequencies.push_back(std::sqrt(lambda[k]));
+    return frequencies;
   }
 
   std::optional<std::pair<Vector, double>> LinearImpactFlow::simulated_orbit(const double time, const Vector &x0) const

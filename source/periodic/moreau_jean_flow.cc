@@ -255,9 +255,10 @@ namespace vibroimpact::periodic
   double MoreauJeanFlow::grazing_energy(const unsigned int mode) const { return impl_->linear.grazing_energy(mode); }
 
   std::optional<std::pair<Vector, double>> MoreauJeanFlow::one_impact_orbit(const unsigned int mode,
-                                                                            const double energy) const
+                                                                            const double energy,
+                                                                            const unsigned int cycles) const
   {
-    auto orbit = impl_->linear.one_impact_orbit(mode, energy);
+    auto orbit = impl_->linear.one_impact_orbit(mode, energy, cycles);
     if (orbit)
       orbit->first = impl_->to_physical(orbit->first);
     return orbit;

@@ -12,6 +12,7 @@
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/periodic/flow_map_registry.h>
+#include <vibroimpact/periodic/tongues.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/continuation_study.h>
@@ -96,7 +97,8 @@ namespace vibroimpact::studies
     }
 
     void plot_frequency_energy(io::OutputFolder &out, const std::vector<periodic::Branch> &branches,
-                               const std::vector<double> &linear_frequencies, const bool forced)
+                               const std::vector<double> &linear_frequencies, const bool forced,
+                               const std::size_t tongue_column)
     {
       std::ostringstream gp;
       gp << "# Frequency-energy plot of the branches in branch.csv (written by vibroimpact continue).\n"
@@ -111,16 +113,23 @@ namespace vibroimpact::studies
           gp << "set arrow from graph 0, first " << w << " to graph 1, first " << w << " nohead dt 2 lc 'gray'\n";
       gp << "plot ";
       bool first = true;
+      // Tongue points (a label in the tongue column) apart, as crosses of the branch's colour.
+      const std::string on_backbone = "strcol(" + std::to_string(tongue_column) + ") eq ''";
       for (std::size_t b = 0; b < branches.size(); ++b)
-        for (const int stable : {1, 0})
-          {
-            const std::string family = std::to_string(b);
-            gp << (first ? "" : ", \\\n     ") << "'branch.csv' every ::1 using ("
-               << "($1 == " << b << " && $10 == " << stable << ") ? " << (forced ? "$4" : "$5") << " : 1/0):"
-               << (forced ? "5" : "4") << " with points pt " << (stable ? 7 : 6) << " lc " << b + 1 << " title '"
-               << branches[b].family << (stable ? " stable" : " unstable") << "'";
-            first = false;
-          }
+        {
+          for (const int stable : {1, 0})
+            {
+              gp << (first ? "" : ", \\\n     ") << "'branch.csv' every ::1 using ("
+                 << "($1 == " << b << " && $10 == " << stable << " && " << on_backbone << ") ? "
+                 << (forced ? "$4" : "$5") << " : 1/0):" << (forced ? "5" : "4") << " with points pt "
+                 << (stable ? 7 : 6) << " lc " << b + 1 << " title '" << branches[b].family
+                 << (stable ? " stable" : " unstable") << "'";
+              first = false;
+            }
+          if (!forced)
+            gp << ", \\\n     'branch.csv' every ::1 using (($1 == " << b << " && !(" << on_backbone
+               << ")) ? $5 : 1/0):4 with points pt 2 lc " << b + 1 << " title '" << branches[b].family << " tongue'";
+        }
       gp << "\n";
       io::run_gnuplot(out / "fep.gp", gp.str());
     }
@@ -149,17 +158,18 @@ namespace vibroimpact::studies
 
     // One family's branch: the settings it runs with and the continuation itself.
     periodic::Branch compute_family(const periodic::ContinuationCase &cc, periodic::PeriodicFlowMap &flow,
-                                    const double family, const bool quiet)
+                                    const double family, const unsigned int cycles, const bool quiet)
     {
       periodic::ContinuationSettings settings = cc.settings;
       settings.quiet                          = quiet;
       std::string                    label    = "forced response";
       if (cc.kind == periodic::OrbitKind::free)
         {
-          settings.mode = static_cast<unsigned int>(family);
+          settings.mode   = static_cast<unsigned int>(family);
+          settings.cycles = cc.start == periodic::StartKind::linear_mode ? cycles : 1;
           label = cc.start == periodic::StartKind::simulation      ? "family from the simulated orbit"
                   : cc.start == periodic::StartKind::initial_state ? "family from the initial state"
-                                                                   : "family of mode " + std::to_string(settings.mode);
+                                                                   : "family of " + periodic::family_name(settings);
           if (!std::isfinite(settings.max_energy))
             settings.max_energy = cc.max_energy_factor * flow.grazing_energy(settings.mode);
         }
@@ -214,7 +224,7 @@ namespace vibroimpact::studies
       if (cc.kind == periodic::OrbitKind::free)
         branch.family = cc.start == periodic::StartKind::simulation      ? "simulated"
                         : cc.start == periodic::StartKind::initial_state ? "initial state"
-                                                                         : "mode " + std::to_string(settings.mode);
+                                                                         : periodic::family_name(settings);
       return branch;
     }
 
@@ -262,7 +272,7 @@ namespace vibroimpact::studies
       for (std::size_t f = rank; f < families.size(); f += n_ranks)
         try
           {
-            share.push_back(compute_family(cc, flow, families[f], quiet));
+            share.push_back(compute_family(cc, flow, families[f], cc.cycles_of(f), quiet));
           }
         catch (const io::InputError &)
           {
@@ -307,11 +317,43 @@ namespace vibroimpact::studies
         else
           result.branches.push_back(shares[f % n_ranks][f / n_ranks]);
         if (cc.kind == periodic::OrbitKind::free)
-          result.linear_frequencies.push_back(2 * M_PI / flow.linear_period(static_cast<unsigned int>(families[f])));
+          {
+            // Where the family is born: ω_j, or ω_j / n for one impact every n periods.
+            const unsigned int n = cc.start == periodic::StartKind::linear_mode ? cc.cycles_of(f) : 1;
+            result.linear_frequencies.push_back(2 * M_PI / (n * flow.linear_period(static_cast<unsigned int>(families[f]))));
+          }
       }
     result.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
   }
+
+  namespace
+  {
+    // The `tongue` column: per point, the internal resonance whose tongue it lies on (empty on
+    // the backbone, and for forced responses). periodic/tongues.h says how.
+    io::CsvTable::Column tongue_column(const ContinuationResult &result, const periodic::ContinuationCase &cc,
+                                       const periodic::PeriodicFlowMap &flow)
+    {
+      io::CsvTable::Column column{"tongue", io::CsvTable::Column::Kind::text, {}, {}};
+      std::vector<double>  free, held;
+      if (cc.kind == periodic::OrbitKind::free)
+        {
+          for (unsigned int k = 1; k <= flow.dimension() / 2; ++k)
+            free.push_back(2 * M_PI / flow.linear_period(k));
+          held = flow.held_contact_frequencies();
+        }
+      for (std::size_t b = 0; b < result.branches.size(); ++b)
+        {
+          const auto  &branch = result.branches[b];
+          unsigned int mode   = cc.start == periodic::StartKind::linear_mode && b < cc.families.size()
+                                  ? static_cast<unsigned int>(cc.families[b]) : 1;
+          const auto labels = free.empty() ? std::vector<std::string>(branch.points.size())
+                                           : periodic::tongue_labels(branch, free, held, mode);
+          column.cells.insert(column.cells.end(), labels.begin(), labels.end());
+        }
+      return column;
+    }
+  } // namespace
 
   io::CsvTable branch_table(const ContinuationResult &result, const periodic::ContinuationCase &cc,
                             periodic::PeriodicFlowMap &flow, const model::StructuralModel &m)
@@ -327,6 +369,7 @@ namespace vibroimpact::studies
         columns.push_back("v_" + probe.name);
       }
     io::CsvTable table(columns);
+    auto         tongues = tongue_column(result, cc, flow); // the last column
     // The probes at t = phase T: one sampled period, 360 samples (the phase rounded to 1/360).
     const unsigned int phase_index = static_cast<unsigned int>(std::lround(cc.sampling_phase * 360)) % 360;
     for (std::size_t b = 0; b < branches.size(); ++b)
@@ -354,6 +397,7 @@ namespace vibroimpact::studies
             }
           table.add_row(row);
         }
+    table.columns.push_back(std::move(tongues));
     return table;
   }
 
@@ -361,7 +405,8 @@ namespace vibroimpact::studies
                           periodic::PeriodicFlowMap &flow, const model::StructuralModel &m, io::OutputFolder &out)
   {
     const auto &branches = result.branches;
-    io::write_csv_table(out / "branch.csv", branch_table(result, cc, flow, m)); // closed before gnuplot reads it
+    const io::CsvTable table = branch_table(result, cc, flow, m);
+    io::write_csv_table(out / "branch.csv", table); // closed before gnuplot reads it
     for (std::size_t b = 0; b < branches.size(); ++b)
       for (const double k : cc.orbit_points)
         if (k < branches[b].points.size())
@@ -371,7 +416,8 @@ namespace vibroimpact::studies
             write_orbit(flow, m, branches[b].points[std::size_t(k)],
                         "orbit_" + std::to_string(b) + "_" + std::to_string(unsigned(k)), out, cc.orbit_samples);
           }
-    plot_frequency_energy(out, branches, result.linear_frequencies, cc.kind == periodic::OrbitKind::forced);
+    plot_frequency_energy(out, branches, result.linear_frequencies, cc.kind == periodic::OrbitKind::forced,
+                          table.columns.size());
     if (result.interrupt_signal != 0)
       {
         std::size_t points = 0;

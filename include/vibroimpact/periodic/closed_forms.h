@@ -14,6 +14,8 @@
 
 #include <Eigen/Core>
 
+#include <vector>
+
 namespace vibroimpact::periodic
 {
   // ── 2-DOF chain ─────────────────────────────────────────────────────────────────────────────
@@ -78,12 +80,23 @@ namespace vibroimpact::periodic
   {
     unsigned int mode = 0, cycles = 1;
     bool         exists = false;
+    // False for an interval of admissible orbits that touches no grazing linear mode (bounded by
+    // grazings and poles only; mode and cycles are then 0 and start_period is its lower end).
+    bool         leaves_linear_mode = true;
     double       start_period = 0.0, start_energy = 0.0;
     double       end_period = 0.0, end_energy = 0.0;
     bool         ends_by_grazing = false;
   };
 
   OneImpactFamily one_impact_family(const TwoDofChain &chain, unsigned int j, unsigned int cycles = 1);
+
+  // Every family of one-impact orbits with periods in (0, max_period] (doc/periodic.md, "The
+  // complete set"): the impact velocity is g ω1 ω2 sin(ω1T/2) sin(ω2T/2) det Φ / D(T), so a family
+  // can end only at a grazing linear mode (T = n T_j), at a pole (D = 0, E → ∞) or by grazing
+  // inside the period. The families of every n T_j ≤ max_period, then a scan of T in steps of
+  // T_2/1000 for admissible orbits outside them (families that leave no linear mode). Sorted by
+  // the lower end of their period range.
+  std::vector<OneImpactFamily> one_impact_families(const TwoDofChain &chain, double max_period);
 
   // m2 held at the stop from t = 0 with m1 at (q1, v1): m1 ẍ1 = −(k1 + k2) x1 + k2 g, so
   //   x1(t) = centre + (q1 − centre) cos Ωt + (v1/Ω) sin Ωt,  Ω = √((k1+k2)/m1), centre = k2 g/(k1+k2),

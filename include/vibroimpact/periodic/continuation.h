@@ -24,7 +24,13 @@ namespace vibroimpact::periodic
     // Free families: the linear mode the family leaves, the start energy as a multiple of that
     // mode's grazing energy (> 1: the first point already impacts), and the energy bounds.
     unsigned int mode                = 1;
+    // One impact every `cycles` periods of the linear mode (cycles > 1: a subharmonic family,
+    // born where the mode grazes at cycles × its period).
+    unsigned int cycles              = 1;
     double       start_energy_factor = 1.05;
+    // Sign of the first step in the parameter: +1 up, −1 down (a family that leaves grazing toward
+    // lower energies). continue_free_family from a linear mode sets it from the start orbit.
+    double       direction           = 1.0;
     double       min_energy          = 0.0;
     double       max_energy          = std::numeric_limits<double>::infinity();
     // Forced orbits: the frequency range (rad/s), continued from `min_frequency` upwards.
@@ -40,6 +46,11 @@ namespace vibroimpact::periodic
     // After a failure (a kink of the map: grazing, a chatter sequence gaining an impact), Newton
     // restarts from the last orbit with the parameter moved by this fraction, at most this often.
     unsigned int max_restarts = 10;
+    // Free families: a corrector whose orbit's period differs from the last point's by more than
+    // this fraction fails, and LOCA retries with a shorter step (0: such steps are kept and only
+    // flagged `jumped`). With it a branch follows what is continuous (an internal-resonance tongue
+    // and back) instead of landing on another family across a grazing.
+    double       max_period_change = 0.0;
     double       restart_jump = 1e-3;
     bool         quiet        = true; // no progress bar for the set-up (a forced response settling)
     // Called after every Newton iteration of a corrector with its count and the scaled ‖F‖
@@ -79,12 +90,16 @@ namespace vibroimpact::periodic
     unsigned long            flow_evaluations = 0; // flow-map evaluations, Jacobians included
   };
 
+  // "mode j", or "mode j, n cycles" for a subharmonic family.
+  std::string family_name(const ContinuationSettings &settings);
+
   // Floquet multipliers of a monodromy matrix; `trivial` of them (those closest to 1) removed.
   std::vector<std::complex<double>> floquet_multipliers(const Matrix &monodromy, unsigned int trivial);
 
   using ProgressCallback = std::function<void(const BranchPoint &, unsigned int index)>;
 
-  // The free family leaving linear mode settings.mode, from just above its grazing energy.
+  // The free family leaving linear mode settings.mode (with settings.cycles), from near its grazing
+  // energy: |E/E_g − 1| = |Start energy factor − 1|, the first step away from grazing.
   Branch continue_free_family(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
                               const ProgressCallback &progress = {});
   // The same from a given orbit guess (x0, T).

@@ -6,6 +6,7 @@
 #include <vibroimpact/periodic/continuation.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,14 @@ namespace vibroimpact::periodic
     std::string               flow_map = "event-driven"; // a name in FlowMapRegistry
     OrbitKind                 kind = OrbitKind::free;
     std::vector<double>       families{1}; // linear modes the free families leave
+    // Per family (the last repeats): one impact every this many periods of its linear mode.
+    std::vector<double>       cycles{1};
+
+    // Family f's number of cycles.
+    unsigned int cycles_of(std::size_t f) const
+    {
+      return cycles.empty() ? 1u : static_cast<unsigned int>(cycles[std::min(f, cycles.size() - 1)]);
+    }
     LinearImpactFlowSettings  event_driven;
     unsigned int              steps_per_period = 512; // Moreau–Jean map; 0: T / Moreau-Jean/Time step
     StartKind                 start = StartKind::linear_mode;

@@ -77,10 +77,14 @@ namespace vibroimpact::periodic
     virtual double linear_period(unsigned int mode) const                    = 0;
     // The energy of linear mode j at which it first touches a contact (∞ when it never does).
     virtual double grazing_energy(unsigned int mode) const = 0;
-    // For an elastic (e = 1) family of one impact per period leaving linear mode j: a start on
-    // it at energy E, found without Newton (the time-reversible orbit, doc/periodic.md §1):
-    // the state at its turning point (zero velocity) and the period. Empty where the map has none.
-    virtual std::optional<std::pair<Vector, double>> one_impact_orbit(unsigned int /*mode*/, double /*energy*/) const
+    // For an elastic (e = 1) family of one impact per period leaving linear mode j at the period
+    // `cycles` × its linear period (cycles > 1: one impact every `cycles` oscillations, a
+    // subharmonic family): a start on it, found without Newton (the time-reversible orbit,
+    // doc/periodic.md §1), where its energy first differs from the mode's grazing energy E_g by
+    // |energy − E_g| (families may leave grazing toward lower energies): the state at its turning
+    // point (zero velocity) and the period. Empty where the map has none.
+    virtual std::optional<std::pair<Vector, double>> one_impact_orbit(unsigned int /*mode*/, double /*energy*/,
+                                                                      unsigned int /*cycles*/ = 1) const
     {
       return std::nullopt;
     }
@@ -92,6 +96,9 @@ namespace vibroimpact::periodic
     {
       return std::nullopt;
     }
+    // Natural frequencies (rad/s) with every contact held closed (on its stop), ascending, to
+    // name the modes an orbit resonates with while in contact; empty where the map does not know.
+    virtual std::vector<double> held_contact_frequencies() const { return {}; }
     // The model's initial state (each body's Initial displacement and velocity) in the map's
     // coordinates: a hand-made or closed-form guess for Newton.
     virtual Vector initial_state() const = 0;

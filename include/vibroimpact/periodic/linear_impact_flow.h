@@ -66,7 +66,8 @@ namespace vibroimpact::periodic
     Vector linear_mode_state(unsigned int mode, double energy) const override;
     double linear_period(unsigned int mode) const override;
     double grazing_energy(unsigned int mode) const override;
-    std::optional<std::pair<Vector, double>> one_impact_orbit(unsigned int mode, double energy) const override;
+    std::optional<std::pair<Vector, double>> one_impact_orbit(unsigned int mode, double energy,
+                                                              unsigned int cycles = 1) const override;
     // The turning-point state of the time-reversible one-impact orbit of period T on `contact`:
     // from (p, 0) the flow reaches the stop at T/2 with a velocity along the contact row, which
     // e = 1 reverses. Linear in p: two conditions, solved exactly.
@@ -74,6 +75,7 @@ namespace vibroimpact::periodic
     // A long run of this exact map; the start may be given in modal coordinates.
     std::optional<std::pair<Vector, double>> simulated_orbit(double time, const Vector &x0 = {}) const override;
     Vector initial_state() const override;
+    std::vector<double> held_contact_frequencies() const override;
     bool   forced() const override;
     void   set_forcing_frequency(double omega) override;
     double forcing_frequency() const override;

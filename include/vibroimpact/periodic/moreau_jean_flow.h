@@ -30,7 +30,8 @@ namespace vibroimpact::periodic
     Vector       linear_mode_state(unsigned int mode, double energy) const override;
     double       linear_period(unsigned int mode) const override;
     double       grazing_energy(unsigned int mode) const override;
-    std::optional<std::pair<Vector, double>> one_impact_orbit(unsigned int mode, double energy) const override;
+    std::optional<std::pair<Vector, double>> one_impact_orbit(unsigned int mode, double energy,
+                                                              unsigned int cycles = 1) const override;
     std::optional<std::pair<Vector, double>> simulated_orbit(double time, const Vector &x0 = {}) const override;
     Vector initial_state() const override;
     // N of h = T/N; 0: N = T / (the settings' time step), fixed at the first flow of each period.
