@@ -33,8 +33,12 @@ def check_pair(xdmf, pvd):
     for label, open_reader in READERS:
         reader = open_reader(xdmf)
         offered = list(reader.TimestepValues) if hasattr(reader.TimestepValues, "__len__") else [reader.TimestepValues]
-        if offered != [time for time, _ in frames]:
-            problems.append("%s: times %s..., the .pvd's %s..." % (label, offered[:4], [t for t, _ in frames][:4]))
+        listed = [time for time, _ in frames]
+        if offered != listed:
+            k = next((k for k, (a, b) in enumerate(zip(offered, listed)) if a != b), min(len(offered), len(listed)))
+            problems.append("%s: %d time steps, the .pvd %d; step %d at %r, the .pvd's %r" % (
+                label, len(offered), len(listed), k, offered[k] if k < len(offered) else None,
+                listed[k] if k < len(listed) else None))
             simple.Delete(reader)
             continue
         for time, vtu in frames:
