@@ -8,6 +8,7 @@
 #include "vtu_form.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #ifdef VIBROIMPACT_TEST_WITH_VTK
@@ -26,7 +27,11 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -301,4 +306,38 @@ TEST(VtuWriters, TheBuildNamesItsWriter)
 #else
   EXPECT_NE(name.find("deal.II"), std::string::npos) << name;
 #endif
+}
+
+// The .pvd record lists every frame with its time to the last digit, as the .vtu's TimeValue and
+// the .xdmf carry it: seven steps of 1e-3 are 0.006999999999999999, which deal.II's record (12
+// digits) wrote as 0.007, so the .pvd's times were not the .xdmf's (seen opening both in ParaView).
+TEST(VtuWriters, PvdRecordListsEachFramesTimeToTheLastDigit)
+{
+  const std::filesystem::path directory = std::filesystem::temp_directory_path() /
+                                          ("vibroimpact-pvd-record-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(directory);
+  std::filesystem::create_directories(directory);
+  std::vector<double> times;
+  double              t = 0.0;
+  for (int k = 0; k < 8; ++k, t += 1e-3)
+    times.push_back(t);
+  times.push_back(0.1 + 0.2);
+  times.push_back(0.123456789012345678);
+  io::VtkSeries series(directory, "solution", test_geometry());
+  model::Vector u = model::Vector::Zero(11);
+  for (const double time : times)
+    series.write_frame(time, {{"displacement", u}});
+  series.write_record();
+
+  std::ifstream in(directory / "solution.pvd");
+  std::string   text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<double> listed;
+  for (auto at = text.find("timestep=\""); at != std::string::npos; at = text.find("timestep=\"", at + 1))
+    listed.push_back(std::strtod(text.c_str() + at + 10, nullptr));
+  ASSERT_EQ(listed.size(), times.size()) << text;
+  for (std::size_t k = 0; k < times.size(); ++k)
+    EXPECT_EQ(listed[k], times[k]) << "frame " << k << " in\n" << text;
+  EXPECT_NE(text.find("file=\"solution-00009.vtu\""), std::string::npos) << text;
+  EXPECT_EQ(text.find("<!--"), std::string::npos) << "a date line makes every rerun's record differ";
+  std::filesystem::remove_all(directory);
 }

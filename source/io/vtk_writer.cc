@@ -2,10 +2,9 @@
 // .pvd record. A frame's content is formed here once (io/vtu_form.h) and turned into text by the
 // build's one back end (VTK's writer, or deal.II's where VTK is not installed: CMake option
 // VIBROIMPACT_WITH_VTK); every file is then written and checked here (io/write_error.h).
+#include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/vtk_writer.h>
 #include <vibroimpact/io/write_error.h>
-
-#include <deal.II/base/data_out_base.h>
 
 #include "vtu_form.h"
 
@@ -82,8 +81,17 @@ namespace vibroimpact::io
 
   void VtkSeries::write_record() const
   {
-    std::ostringstream record; // deal.II's writer crashes on a failing stream: give it memory
-    dealii::DataOutBase::write_pvd_record(record, frames_);
+    // deal.II's write_pvd_record's layout, with each time as the shortest text that reads back as
+    // the frame's double (deal.II's 12 digits made 7 steps of 1e-3 "0.007", not the .vtu's and
+    // the .xdmf's 0.006999999999999999) and without its date line, so that a rerun's record is
+    // the same file.
+    std::ostringstream record;
+    record << "<?xml version=\"1.0\"?>\n"
+           << "<VTKFile type=\"Collection\" version=\"0.1\" ByteOrder=\"LittleEndian\">\n  <Collection>\n";
+    for (const auto &[time, file] : frames_)
+      record << "    <DataSet timestep=\"" << CsvWriter::format(time) << "\" group=\"\" part=\"0\" file=\"" << file
+             << "\"/>\n";
+    record << "  </Collection>\n</VTKFile>\n";
     write_file(directory_ / (basename_ + ".pvd"), record.str());
   }
 

@@ -6,10 +6,7 @@
 set -uo pipefail
 cli=$1 root=$2 work=$3
 
-pvpython=$(command -v pvpython) ||
-  { echo "SKIP: pvpython not found (ParaView with its Python modules is not installed)"; exit 77; }
-"$pvpython" -c "import paraview.simple" >/dev/null 2>&1 ||
-  { echo "SKIP: $pvpython cannot import paraview.simple (ParaView without python3-paraview)"; exit 77; }
+source "$root/tests/paraview/pvpython.sh"
 
 rm -rf "$work" && mkdir -p "$work"
 status=0
