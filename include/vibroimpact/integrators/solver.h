@@ -92,6 +92,9 @@ namespace vibroimpact::integrators
   ResponseHistory run_to_history(const Solver &solver, const model::StructuralModel &model,
                                  const RunControl &control, ResponseObserver *also = nullptr,
                                  bool keep_partial = false);
+  // The same into a history made by the caller (its sinks added, its rows kept or not).
+  void record_run(ResponseHistory &history, const Solver &solver, const model::StructuralModel &model,
+                  const RunControl &control, ResponseObserver *also = nullptr, bool keep_partial = false);
 
   // Throws io::InputError naming "Load <name>/Band high" when a random load has lines above the
   // Nyquist frequency π/h of a solver's time step (`step_entry`, e.g. "Moreau-Jean/Time step"):
