@@ -249,7 +249,8 @@ namespace vibroimpact::studies
     const double waited_in_run = streams.waited_seconds();
     const auto   tail          = std::chrono::steady_clock::now();
     streams.finish();
-    SimulationResult result{std::move(setup.model), setup.control, std::move(history), {}, streams.n_frames};
+    SimulationResult result{std::move(setup.model), setup.control, std::move(history)};
+    result.n_frames       = streams.n_frames;
     result.hdf5_records   = setup.hdf5_records;
     result.records        = std::move(streams.records);
     result.frame_seconds  = streams.frames ? streams.frames->seconds : 0.0;

@@ -140,7 +140,8 @@ namespace vibroimpact::studies
           flush();
       }
       std::size_t n_rows() const { return n_rows_; }
-      std::size_t rows_in_memory() const { return (memory_.size() + pending_.size()) / width_; }
+      // Rows held for the record's length (a file spool holds only its write buffer, 64 k values).
+      std::size_t rows_in_memory() const { return memory_.size() / width_; }
 
       // Calls add(rows) for the segments of L rows that start every L/2 rows, as WelchSum wants
       // them (row-major, `width` values a row): straight from memory, or read from the file

@@ -72,7 +72,8 @@ namespace vibroimpact::studies
     void row(const std::vector<double> &values) override;
     // The statistics of the rows so far; throws std::invalid_argument as support_statistics().
     std::vector<SupportStatistics> finish();
-    // Rows of the record held in memory now (0 when the displacements spool to a file).
+    // Rows of the record held in memory now (0 when the displacements spool to a file, whose
+    // write buffer holds 64 k values whatever the record's length).
     std::size_t rows_in_memory() const;
 
   private:
