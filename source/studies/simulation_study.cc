@@ -249,7 +249,7 @@ namespace vibroimpact::studies
     const double waited_in_run = streams.waited_seconds();
     const auto   tail          = std::chrono::steady_clock::now();
     streams.finish();
-    SimulationResult result{std::move(setup.model), setup.control, std::move(history)};
+    SimulationResult result{std::move(setup.model), setup.control, std::move(history), {}};
     result.n_frames       = streams.n_frames;
     result.hdf5_records   = setup.hdf5_records;
     result.records        = std::move(streams.records);

@@ -50,7 +50,7 @@ namespace vibroimpact::studies
     std::vector<SupportStatistics>           statistics; // clearance supports (none after a signal)
     unsigned int                             n_frames = 0; // VTK frames written
     bool                                     hdf5_records = false;
-    std::shared_ptr<io::Hdf5Records>         records; // records.h5, its /history streamed in
+    std::shared_ptr<io::Hdf5Records>         records = nullptr; // records.h5, its /history streamed in
     // Where the time went. solve: the solver's wall time less its waits for the writer thread;
     // stream: those waits and finishing the streams after the run (the writing the solve did
     // not hide); writer: the writer thread's own time (rows, frames), alongside the solve;
