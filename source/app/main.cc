@@ -68,7 +68,10 @@ namespace
   // installed: the program's RUNPATH) and runs the verb there.
   int run_in_module(app::VerbCall call)
   {
-    void *module = ::dlopen("libvibroimpact-cli.so", RTLD_NOW | RTLD_GLOBAL); // GLOBAL: MPI's plugins
+    // LAZY as the dynamic loader binds a program's libraries: RTLD_NOW binds every function of
+    // the ~230 libraries at once, 1.65e9 instructions against 1.27e9 (doc/performance.md).
+    // GLOBAL: MPI's plugins look their symbols up in the libraries loaded before them.
+    void *module = ::dlopen("libvibroimpact-cli.so", RTLD_LAZY | RTLD_GLOBAL);
     const auto run = module ? reinterpret_cast<int (*)(const app::VerbCall *)>(::dlsym(module, "vibroimpact_run_verb"))
                             : nullptr;
     if (!run)
