@@ -1,7 +1,6 @@
 // PNG plots by gnuplot: the script is written (checked) next to its data, then gnuplot is
 // started there as a child process that draws while the caller writes on; wait() collects it.
 #include <vibroimpact/io/gnuplot.h>
-#include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/write_error.h>
 
 #include <spawn.h>
@@ -9,10 +8,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <csignal>
 #include <iostream>
-#include <thread>
 
 extern char **environ;
 
@@ -80,22 +77,11 @@ namespace vibroimpact::io
   {
     if (pid_ <= 0)
       return false;
+    // Not cut short by SIGINT/SIGTERM: the partial results a verb writes after a signal (the
+    // continuation's branch) are drawn too, as when gnuplot ran in the foreground.
     int status = 0;
-    // Polled, so that SIGINT/SIGTERM end the wait within the interrupt grace time.
-    for (;;)
-      {
-        const pid_t done = ::waitpid(pid_, &status, WNOHANG);
-        if (done == pid_ || (done < 0 && errno != EINTR))
-          break;
-        if (interrupt_signal() != 0)
-          {
-            ::kill(pid_, SIGTERM);
-            ::waitpid(pid_, &status, 0);
-            pid_ = -1;
-            throw_if_interrupted("while gnuplot drew " + script_.filename().string());
-          }
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      }
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR)
+      ;
     pid_ = -1;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
       return true;

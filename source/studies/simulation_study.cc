@@ -215,6 +215,30 @@ namespace vibroimpact::studies
     io::BackgroundWriter         writer_{max_pending}; // last: its thread stops before the sinks go
   };
 
+  namespace
+  {
+    // The rows of a run that kept them (no folder during the run), through the sinks a
+    // streamed run feeds: history.csv, or /history of records.h5 (returned, for the rest).
+    std::shared_ptr<io::Hdf5Records> write_kept_rows(const SimulationResult &result, io::OutputFolder &out)
+    {
+      const auto &history = result.history;
+      if (!result.hdf5_records)
+        {
+          HistoryCsv csv(out / "history.csv", history.columns());
+          for (std::size_t k = 0; k < history.n_rows(); ++k)
+            csv.row(history.row(k));
+          csv.close();
+          return nullptr;
+        }
+      auto        records = std::make_shared<io::Hdf5Records>(out / "records.h5");
+      HistoryHdf5 table(*records, history.columns());
+      for (std::size_t k = 0; k < history.n_rows(); ++k)
+        table.row(history.row(k));
+      table.flush();
+      return records;
+    }
+  } // namespace
+
   SimulationSetup prepare_simulation(const CaseFile &c, const std::filesystem::path &output, const bool quiet,
                                      const bool keep_rows)
   {
@@ -251,6 +275,7 @@ namespace vibroimpact::studies
     streams.finish();
     SimulationResult result{std::move(setup.model), setup.control, std::move(history), {}};
     result.n_frames       = streams.n_frames;
+    result.streamed       = !folder.empty();
     result.hdf5_records   = setup.hdf5_records;
     result.records        = std::move(streams.records);
     result.frame_seconds  = streams.frames ? streams.frames->seconds : 0.0;
@@ -268,16 +293,21 @@ namespace vibroimpact::studies
 
   double write_simulation(const SimulationResult &result, io::OutputFolder &out)
   {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start   = std::chrono::steady_clock::now();
+    auto       records = result.records;
+    if (!result.streamed)
+      records = write_kept_rows(result, out);
     std::vector<io::GnuplotRun> plots; // drawing while the rest is written
-    if (!result.statistics.empty())
+    if (!result.statistics.empty() && result.streamed)
       plots = write_support_summaries(out.staging(), result.model, result.statistics);
-    if (result.records)
+    else if (!result.statistics.empty())
+      write_support_statistics(out.staging(), result.model, result.history, result.statistics);
+    if (records)
       {
-        integrators::write_events_hdf5(*result.records, result.history);
+        integrators::write_events_hdf5(*records, result.history);
         if (!result.statistics.empty())
-          write_statistics_hdf5(*result.records, result.statistics);
-        result.records->close();
+          write_statistics_hdf5(*records, result.statistics);
+        records->close();
       }
     else
       integrators::write_events_csv(out / "events.csv", result.history);

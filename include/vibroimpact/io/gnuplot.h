@@ -21,7 +21,7 @@ namespace vibroimpact::io
     GnuplotRun &operator=(GnuplotRun &&) = delete;
     // Ends a drawing nobody waited for (its folder is being abandoned).
     ~GnuplotRun();
-    // run_gnuplot's result; a full disk throws io::WriteError, SIGINT/SIGTERM io::Interrupted.
+    // run_gnuplot's result; a full disk throws io::WriteError.
     bool wait();
 
   private:

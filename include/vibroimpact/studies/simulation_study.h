@@ -51,6 +51,7 @@ namespace vibroimpact::studies
     unsigned int                             n_frames = 0; // VTK frames written
     bool                                     hdf5_records = false;
     std::shared_ptr<io::Hdf5Records>         records = nullptr; // records.h5, its /history streamed in
+    bool streamed = false; // the rows went to a folder during the run (else the history kept them)
     // Where the time went. solve: the solver's wall time less its waits for the writer thread;
     // stream: those waits and finishing the streams after the run (the writing the solve did
     // not hide); writer: the writer thread's own time (rows, frames), alongside the solve;
@@ -78,6 +79,7 @@ namespace vibroimpact::studies
   SimulationResult run_simulation(SimulationSetup setup, const std::filesystem::path &folder = {});
   // events.csv (or records.h5's events and statistics); with clearance supports statistics.csv
   // and the files and plots of write_support_summaries, waited for; after a signal,
-  // INTERRUPTED. Returns the seconds it took.
+  // INTERRUPTED; and, for a run that kept its rows instead of streaming them (no folder), the
+  // rows and support_forces.csv, by the same writers. Returns the seconds it took.
   double write_simulation(const SimulationResult &result, io::OutputFolder &out);
 } // namespace vibroimpact::studies
