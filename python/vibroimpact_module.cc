@@ -293,7 +293,7 @@ namespace
           other = std::make_unique<studies::CaseFile>(studies::reread_case_file(*case_, overrides));
           c     = other.get();
         }
-      auto       setup    = studies::prepare_simulation(*c, output.value_or(""), true);
+      auto       setup    = studies::prepare_simulation(*c, output.value_or(""), true, true);
       const auto warnings = setup.warnings;
       std::unique_ptr<io::OutputFolder> out;
       if (output)

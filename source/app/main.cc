@@ -12,16 +12,19 @@
 // Exit codes: 0 success, 2 bad input (one line naming file, parameter and reason),
 // 1 a numerical failure that could not be recovered, 128 + signal after SIGINT/SIGTERM
 // (`simulate` then leaves its results up to that time, marked INTERRUPTED; the others nothing).
+//
+// This program reads the command line only; the verbs are a module (verb_module.cc) loaded
+// when one runs, so that --help, --version and a mistyped command line answer without mapping
+// the ~240 libraries deal.II brings (doc/performance.md, "Start-up").
 #include <vibroimpact/io/input_error.h>
-#include <vibroimpact/io/interrupt.h>
-#include <vibroimpact/io/vtk_writer.h>
-#include <vibroimpact/io/write_error.h>
 
 #include <CLI/CLI.hpp>
 
+#include "verb_entry.h"
 #include "verbs.h"
 
-#include <functional>
+#include <dlfcn.h>
+
 #include <iostream>
 #include <string>
 #include <vector>
@@ -30,33 +33,24 @@ namespace
 {
   using namespace vibroimpact;
 
-  // One verb: its name, its help line, and what runs it.
+  // One verb: its name and its help line (the module runs it).
   struct Verb
   {
-    const char                                                           *name;
-    const char                                                           *help;
-    std::function<int(const app::CommonOptions &, int &argc, char **&argv)> run;
+    const char *name;
+    const char *help;
   };
 
   const std::vector<Verb> &verbs()
   {
     static const std::vector<Verb> table{
-      {"modes", "natural frequencies and mode shapes",
-       [](const app::CommonOptions &o, int &, char **&) { return app::run_modes(o); }},
-      {"simulate", "time history by the solver of Simulation/Solver (default: Moreau–Jean with Siconos LCPs)",
-       [](const app::CommonOptions &o, int &, char **&) { return app::run_simulate(o); }},
-      {"compare", "the case's runs (subsection Run <name>: any solver, own overrides) against a reference run",
-       [](const app::CommonOptions &o, int &, char **&) { return app::run_compare(o); }},
-      {"sweep", "Poincaré sections over one swept parameter (bifurcation diagram); runs on MPI ranks",
-       [](const app::CommonOptions &o, int &argc, char **&argv) { return app::run_sweep(o, argc, argv); }},
-      {"converge",
-       "convergence table with observed rates: natural frequencies, or response quantities under mesh, "
-       "time-step or mode refinement",
-       [](const app::CommonOptions &o, int &, char **&) { return app::run_converge(o); }},
-      {"continue",
-       "periodic orbits by shooting and continuation (Trilinos LOCA): branches, Floquet stability, "
-       "frequency-energy plot",
-       [](const app::CommonOptions &o, int &argc, char **&argv) { return app::run_continue(o, argc, argv); }},
+      {"modes", "natural frequencies and mode shapes"},
+      {"simulate", "time history by the solver of Simulation/Solver (default: Moreau–Jean with Siconos LCPs)"},
+      {"compare", "the case's runs (subsection Run <name>: any solver, own overrides) against a reference run"},
+      {"sweep", "Poincaré sections over one swept parameter (bifurcation diagram); runs on MPI ranks"},
+      {"converge", "convergence table with observed rates: natural frequencies, or response quantities under mesh, "
+                   "time-step or mode refinement"},
+      {"continue", "periodic orbits by shooting and continuation (Trilinos LOCA): branches, Floquet stability, "
+                   "frequency-energy plot"},
     };
     return table;
   }
@@ -70,35 +64,22 @@ namespace
                    "print nothing but errors and warnings (no progress bar, timing, table or summary)");
   }
 
-  // The verb chosen and run; every failure becomes its exit code and one line.
-  int run_verb(const std::function<int()> &verb)
+  // Loads the verb module (beside the program in the build tree, in the library folder once
+  // installed: the program's RUNPATH) and runs the verb there.
+  int run_in_module(app::VerbCall call)
   {
-    io::install_interrupt_handlers();
-    try
+    // LAZY as the dynamic loader binds a program's libraries: RTLD_NOW binds every function of
+    // the ~230 libraries at once, 1.65e9 instructions against 1.27e9 (doc/performance.md).
+    // GLOBAL: MPI's plugins look their symbols up in the libraries loaded before them.
+    void *module = ::dlopen("libvibroimpact-cli.so", RTLD_LAZY | RTLD_GLOBAL);
+    const auto run = module ? reinterpret_cast<int (*)(const app::VerbCall *)>(::dlsym(module, "vibroimpact_run_verb"))
+                            : nullptr;
+    if (!run)
       {
-        return verb();
-      }
-    catch (const io::InputError &e)
-      {
-        std::cerr << "vibroimpact: error: " << e.what() << "\n";
-        return io::exit_bad_input;
-      }
-    catch (const io::Interrupted &e)
-      {
-        std::cerr << "vibroimpact: " << e.what() << "\n";
-        return io::exit_code_of(e);
-      }
-    catch (const io::WriteError &e)
-      {
-        std::cerr << "vibroimpact: error: " << e.what()
-                  << " (nothing committed: the output folder keeps what it held before)\n";
+        std::cerr << "vibroimpact: error: cannot load the verbs: " << ::dlerror() << "\n";
         return io::exit_numerical_failure;
       }
-    catch (const std::exception &e)
-      {
-        std::cerr << "vibroimpact: numerical failure: " << e.what() << "\n";
-        return io::exit_numerical_failure;
-      }
+    return run(&call);
   }
 } // namespace
 
@@ -107,8 +88,7 @@ int main(int argc, char **argv)
   CLI::App program{"vibroimpact: finite elements for beams, rods and supports that hit obstacles "
                    "or each other"};
   program.require_subcommand(1);
-  program.set_version_flag("--version", std::string("vibroimpact " VIBROIMPACT_VERSION "\n.vtu writer: ") +
-                                          io::vtu_writer_name());
+  program.set_version_flag("--version", "vibroimpact " VIBROIMPACT_VERSION "\n.vtu writer: " VIBROIMPACT_VTU_WRITER);
 
   app::CommonOptions     options;
   std::vector<CLI::App *> commands;
@@ -149,9 +129,9 @@ int main(int argc, char **argv)
     }
 
   if (*parameters)
-    return run_verb([&] { return app::print_parameters(verb_for_parameters); });
+    return run_in_module({"parameters", &options, verb_for_parameters, &argc, &argv});
   for (std::size_t v = 0; v < commands.size(); ++v)
     if (*commands[v])
-      return run_verb([&] { return verbs()[v].run(options, argc, argv); });
+      return run_in_module({verbs()[v].name, &options, {}, &argc, &argv});
   return io::exit_success;
 }

@@ -152,6 +152,8 @@ namespace vibroimpact::integrators
 
   void ResponseHistory::add_column(const std::string &name, ColumnFunction value)
   {
+    if (!sinks_.empty())
+      throw std::logic_error("response history: column '" + name + "' added after a sink took the rows");
     if (has_column(name))
       throw std::invalid_argument("response history: column '" + name + "' exists already");
     names_.push_back(name);
@@ -160,22 +162,25 @@ namespace vibroimpact::integrators
       row.push_back(std::numeric_limits<double>::quiet_NaN());
   }
 
+  void ResponseHistory::add_sink(RowSink &sink) { sinks_.push_back(&sink); }
+
   void ResponseHistory::sample(const ResponseSample &s)
   {
-    const double previous = rows_.empty() ? s.time : rows_.back()[0];
+    const double previous = n_samples_ == 0 ? s.time : last_time_;
     const double span     = s.time - previous;
     const auto  &e        = s.energy;
-    std::vector<double> row{s.time,
-                            e.kinetic,
-                            e.potential,
-                            e.total(),
-                            e.external_work,
-                            e.damping_dissipation,
-                            e.impact_dissipation,
-                            e.numerical_dissipation,
-                            e.correction_beta,
-                            e.correction_work,
-                            e.balance_error};
+    auto        &row      = row_;
+    row.assign({s.time,
+                e.kinetic,
+                e.potential,
+                e.total(),
+                e.external_work,
+                e.damping_dissipation,
+                e.impact_dissipation,
+                e.numerical_dissipation,
+                e.correction_beta,
+                e.correction_work,
+                e.balance_error});
     row.resize(names_.size(), 0.0);
     for (std::size_t c = 0; c < contacts_.size(); ++c)
       {
@@ -187,7 +192,12 @@ namespace vibroimpact::integrators
     for (std::size_t k = energy_columns.size(); k < names_.size(); ++k)
       if (functions_[k])
         row[k] = functions_[k](s);
-    rows_.push_back(std::move(row));
+    for (auto *sink : sinks_)
+      sink->row(row);
+    if (keep_rows_)
+      rows_.push_back(row);
+    last_time_ = s.time;
+    ++n_samples_;
     if (s.u)
       final_u_ = *s.u;
     if (s.v)
@@ -309,16 +319,8 @@ namespace vibroimpact::integrators
       csv.write_cells(row.second);
   }
 
-  void write_history_hdf5(io::Hdf5Records &file, const ResponseHistory &history)
+  void write_events_hdf5(io::Hdf5Records &file, const ResponseHistory &history)
   {
-    const auto &names = history.columns();
-    std::vector<double> column(history.n_rows());
-    for (std::size_t c = 0; c < names.size(); ++c)
-      {
-        for (std::size_t k = 0; k < history.n_rows(); ++k)
-          column[k] = history.row(k)[c];
-        file.write_column("history", names[c], column);
-      }
     const auto              &events = history.events();
     std::vector<std::string> contact, kind;
     std::vector<double>      time, pre, post, impulse;

@@ -63,7 +63,7 @@ namespace vibroimpact::integrators
     const double columns = history_columns(model);
     const double memory  = rows * (8.0 * columns + 64.0);
     const double available = io::available_memory();
-    if (memory > 0.8 * available)
+    if (bounds.rows_in_memory && memory > 0.8 * available)
       throw io::InputError(file, "Simulation/Output interval",
                            number(rows) + " history rows of " + number(columns) + " columns need about " +
                              bytes(memory) + " of memory, " + bytes(available) +

@@ -124,8 +124,15 @@ namespace vibroimpact::integrators
   ResponseHistory run_to_history(const Solver &solver, const model::StructuralModel &model, const RunControl &control,
                                  ResponseObserver *also, const bool keep_partial)
   {
+    ResponseHistory history(model);
+    record_run(history, solver, model, control, also, keep_partial);
+    return history;
+  }
+
+  void record_run(ResponseHistory &history, const Solver &solver, const model::StructuralModel &model,
+                  const RunControl &control, ResponseObserver *also, const bool keep_partial)
+  {
     const auto       start = std::chrono::steady_clock::now();
-    ResponseHistory  history(model);
     FiniteStateGuard finite;
     InterruptGuard   interrupt;
     ObserverList     observers;
@@ -152,6 +159,5 @@ namespace vibroimpact::integrators
     history.summary.solver = solver.name();
     history.summary.wall_time =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return history;
   }
 } // namespace vibroimpact::integrators

@@ -44,7 +44,12 @@ namespace vibroimpact::io
 
   Hdf5Records::~Hdf5Records()
   {
-    if (file_id_ >= 0 && H5Fclose(file_id_) < 0)
+    if (file_id_ < 0)
+      return;
+    for (auto &[group, sets] : appended_) // an open dataset would keep the file open
+      for (const hid_t set : sets)
+        H5Dclose(set);
+    if (H5Fclose(file_id_) < 0)
       note_write_failure(file_, errno);
   }
 
@@ -114,8 +119,73 @@ namespace vibroimpact::io
     H5Tclose(type);
   }
 
+  // Extendible datasets of one column each, made by the first call for the group with the
+  // layout write() gives a column (chunked, shuffled, deflated), then grown block by block. The
+  // chunk being filled stays in HDF5's chunk cache (64 k values, 512 kB, within its 1 MB
+  // default) and is compressed once, when it is full or the file closes.
+  void Hdf5Records::append_rows(const std::string &group_name, const std::vector<std::string> &names,
+                                const double *values, const std::size_t n_rows)
+  {
+    auto &sets = appended_[group_name];
+    if (sets.empty())
+      {
+        const hid_t group = open_group(file_id_, group_name);
+        check(group >= 0, file_);
+        const hsize_t now = 0, most = H5S_UNLIMITED, chunk = chunk_values;
+        for (const auto &name : names)
+          {
+            const hid_t space  = H5Screate_simple(1, &now, &most);
+            const hid_t layout = H5Pcreate(H5P_DATASET_CREATE);
+            H5Pset_chunk(layout, 1, &chunk);
+            H5Pset_shuffle(layout);
+            H5Pset_deflate(layout, 4);
+            const hid_t set = H5Dcreate2(group, name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, layout, H5P_DEFAULT);
+            H5Pclose(layout);
+            H5Sclose(space);
+            if (set < 0)
+              H5Gclose(group);
+            check(set >= 0, file_);
+            sets.push_back(set);
+          }
+        H5Gclose(group);
+      }
+    if (n_rows == 0)
+      return;
+    const hsize_t       width = names.size(), count = n_rows;
+    std::vector<double> column(n_rows);
+    for (std::size_t c = 0; c < sets.size(); ++c)
+      {
+        for (std::size_t k = 0; k < n_rows; ++k)
+          column[k] = values[k * width + c];
+        hsize_t     start = 0;
+        const hid_t old   = H5Dget_space(sets[c]);
+        H5Sget_simple_extent_dims(old, &start, nullptr);
+        H5Sclose(old);
+        const hsize_t grown = start + count;
+        bool          ok    = H5Dset_extent(sets[c], &grown) >= 0;
+        const hid_t   file_space = H5Dget_space(sets[c]);
+        const hid_t   memory     = H5Screate_simple(1, &count, nullptr);
+        ok = ok && H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &start, nullptr, &count, nullptr) >= 0 &&
+             H5Dwrite(sets[c], H5T_NATIVE_DOUBLE, memory, file_space, H5P_DEFAULT, column.data()) >= 0;
+        H5Sclose(memory);
+        H5Sclose(file_space);
+        check(ok, file_);
+      }
+  }
+
+  void Hdf5Records::close_appended()
+  {
+    bool ok = true;
+    for (auto &[group, sets] : appended_)
+      for (const hid_t set : sets)
+        ok = H5Dclose(set) >= 0 && ok;
+    appended_.clear();
+    check(ok, file_);
+  }
+
   void Hdf5Records::close()
   {
+    close_appended();
     const bool flushed = H5Fflush(file_id_, H5F_SCOPE_GLOBAL) >= 0;
     const bool closed  = H5Fclose(file_id_) >= 0;
     file_id_           = -1;

@@ -25,14 +25,7 @@ namespace vibroimpact::io
     }
   } // namespace
 
-  const char *vtu_writer_name()
-  {
-#ifdef VIBROIMPACT_WITH_VTK
-    return "VTK's XML writer";
-#else
-    return "deal.II's DataOutBase (built without VTK)";
-#endif
-  }
+  const char *vtu_writer_name() { return VIBROIMPACT_VTU_WRITER; } // CMake names it, for --version too
 
   VtkSeries::VtkSeries(std::filesystem::path directory,
                        std::string           basename,

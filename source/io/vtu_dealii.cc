@@ -131,7 +131,7 @@ namespace vibroimpact::io
     name_data(frame, names, vectors);
     DataOutBase::VtkFlags flags; // time left unset: deal.II would write it as "TIME", Float32
     flags.print_date_and_time = false;
-    flags.compression_level   = DataOutBase::VtkFlags::default_compression;
+    flags.compression_level   = DataOutBase::VtkFlags::best_speed; // as the VTK back end: zlib level 1
 
     std::ostringstream out;
     DataOutBase::write_vtu_header(out, flags);

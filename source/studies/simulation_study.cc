@@ -1,6 +1,8 @@
-// The simulation study (see the header): one run of the case's solver, its frames, its
-// statistics and its files.
+// The simulation study (see the header): one run of the case's solver whose rows, frames and
+// support statistics stream to disk on a writer thread while the solver steps, then the files
+// that need the whole record (events, statistics, spectra, plots).
 #include <vibroimpact/integrators/run_bounds.h>
+#include <vibroimpact/io/background_writer.h>
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/hdf5_records.h>
 #include <vibroimpact/io/input_error.h>
@@ -23,10 +25,54 @@ namespace vibroimpact::studies
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
 
+    // history.csv, row by row.
+    class HistoryCsv : public integrators::RowSink
+    {
+    public:
+      HistoryCsv(const std::filesystem::path &file, const std::vector<std::string> &columns)
+        : csv_(file, columns)
+      {}
+      void row(const std::vector<double> &values) override { csv_.write_row(values); }
+      void close() { csv_.close(); }
+
+    private:
+      io::CsvWriter csv_;
+    };
+
+    // /history of records.h5: rows gathered into blocks, each appended to the column datasets.
+    class HistoryHdf5 : public integrators::RowSink
+    {
+    public:
+      HistoryHdf5(io::Hdf5Records &file, const std::vector<std::string> &columns)
+        : file_(file)
+        , columns_(columns)
+      {
+        file_.append_rows("history", columns_, nullptr, 0); // the datasets, even for no row
+        block_.reserve(block_rows * columns_.size());
+      }
+      void row(const std::vector<double> &values) override
+      {
+        block_.insert(block_.end(), values.begin(), values.end());
+        if (block_.size() >= block_rows * columns_.size())
+          flush();
+      }
+      void flush()
+      {
+        file_.append_rows("history", columns_, block_.data(), block_.size() / columns_.size());
+        block_.clear();
+      }
+
+    private:
+      static constexpr std::size_t block_rows = 4096;
+      io::Hdf5Records             &file_;
+      std::vector<std::string>     columns_;
+      std::vector<double>          block_;
+    };
+
     // solution.pvd + solution-NNNNN.vtu (or solution.xdmf + solution.h5) at the samples a solver
     // marks as frames: displacement, velocity, and the contact impulse since the previous history
-    // row on the contact points. It keeps the time it spends, which the solver's wall time includes.
-    class FrameWriter : public integrators::ResponseObserver
+    // row on the contact points, copied on the solver's thread, formed and written on the writer's.
+    class FrameWriter
     {
     public:
       FrameWriter(const std::filesystem::path &folder, const model::StructuralModel &model, const bool xdmf)
@@ -36,15 +82,14 @@ namespace vibroimpact::studies
         else
           vtk_ = std::make_unique<io::VtkSeries>(folder, "solution", model.geometry);
       }
-      void sample(const integrators::ResponseSample &s) override
+      // On the writer thread.
+      void write(const double time, const model::Vector &u, const model::Vector &v, const model::Vector &impulse)
       {
-        if (!s.frame)
-          return;
         const auto start = std::chrono::steady_clock::now();
         if (xdmf_)
-          xdmf_->write_frame(s.time, {{"displacement", *s.u}, {"velocity", *s.v}}, {{"contact_impulse", *s.impulse}});
+          xdmf_->write_frame(time, {{"displacement", u}, {"velocity", v}}, {{"contact_impulse", impulse}});
         else
-          vtk_->write_frame(s.time, {{"displacement", *s.u}, {"velocity", *s.v}}, {{"contact_impulse", *s.impulse}});
+          vtk_->write_frame(time, {{"displacement", u}, {"velocity", v}}, {{"contact_impulse", impulse}});
         seconds += seconds_since(start);
       }
       unsigned int finish()
@@ -65,7 +110,137 @@ namespace vibroimpact::studies
     };
   } // namespace
 
-  SimulationSetup prepare_simulation(const CaseFile &c, const std::filesystem::path &output, const bool quiet)
+  // Everything a run streams: the sinks of its rows, its frames, and the writer thread they
+  // run on. Rows reach the thread in blocks; at most `max_pending` blocks or frames wait, so
+  // what is held is bounded by the block, not by the record.
+  class SimulationStreams : public integrators::RowSink, public integrators::ResponseObserver
+  {
+  public:
+    static constexpr std::size_t block_rows = 256, max_pending = 8;
+    static_assert((max_pending + 1) * block_rows == streamed_rows_held_at_most);
+
+    SimulationStreams(const SimulationSetup &setup, const std::vector<std::string> &columns,
+                      const std::filesystem::path &folder)
+      : columns_(columns.size())
+    {
+      if (!setup.model.supports.empty())
+        statistics = std::make_unique<SupportStatisticsAccumulator>(setup.model, columns, setup.statistics_start,
+                                                                    setup.psd_segment, folder);
+      if (!folder.empty())
+        {
+          if (setup.hdf5_records)
+            {
+              records      = std::make_unique<io::Hdf5Records>(folder / "records.h5");
+              history_hdf5 = std::make_unique<HistoryHdf5>(*records, columns);
+            }
+          else
+            history_csv = std::make_unique<HistoryCsv>(folder / "history.csv", columns);
+          if (setup.control.frame_interval > 0)
+            frames = std::make_unique<FrameWriter>(folder, setup.model, setup.hdf5_records);
+        }
+      block_.reserve(block_rows * columns_);
+    }
+
+    // RowSink, on the solver's thread: the row joins the block, a full block goes to the writer.
+    void row(const std::vector<double> &values) override
+    {
+      block_.insert(block_.end(), values.begin(), values.end());
+      if (block_.size() >= block_rows * columns_)
+        post_block();
+    }
+
+    // ResponseObserver, on the solver's thread: a frame's vectors, copied, go to the writer
+    // after the rows before it.
+    void sample(const integrators::ResponseSample &s) override
+    {
+      if (!frames || !s.frame)
+        return;
+      post_block();
+      writer_.post([this, t = s.time, u = model::Vector(*s.u), v = model::Vector(*s.v),
+                    p = model::Vector(*s.impulse)] { frames->write(t, u, v, p); });
+    }
+
+    // After the run (or its interruption): the last rows written, the streams closed.
+    void finish()
+    {
+      post_block();
+      writer_.finish();
+      if (frames)
+        n_frames = frames->finish();
+      if (history_csv)
+        history_csv->close();
+      if (history_hdf5)
+        history_hdf5->flush();
+    }
+
+    // Rows held at once, at most (a block being formed, blocks waiting for the writer).
+    std::size_t peak_rows_held() const { return (writer_.peak_pending() + 1) * block_rows; }
+    double      writer_seconds() const { return writer_.busy_seconds(); }
+    double      waited_seconds() const { return writer_.waited_seconds(); }
+
+    std::unique_ptr<SupportStatisticsAccumulator> statistics;
+    std::unique_ptr<io::Hdf5Records>              records;
+    std::unique_ptr<FrameWriter>                  frames;
+    unsigned int                                  n_frames = 0;
+
+  private:
+    void post_block()
+    {
+      if (block_.empty())
+        return;
+      writer_.post([this, block = std::move(block_)] { write_block(block); });
+      block_.clear();
+      block_.reserve(block_rows * columns_);
+    }
+
+    // On the writer thread: each row to each sink.
+    void write_block(const std::vector<double> &block)
+    {
+      for (std::size_t at = 0; at < block.size(); at += columns_)
+        {
+          line_.assign(block.begin() + at, block.begin() + at + columns_);
+          if (history_csv)
+            history_csv->row(line_);
+          if (history_hdf5)
+            history_hdf5->row(line_);
+          if (statistics)
+            statistics->row(line_);
+        }
+    }
+
+    std::size_t                  columns_;
+    std::vector<double>          block_, line_;
+    std::unique_ptr<HistoryCsv>  history_csv;
+    std::unique_ptr<HistoryHdf5> history_hdf5;
+    io::BackgroundWriter         writer_{max_pending}; // last: its thread stops before the sinks go
+  };
+
+  namespace
+  {
+    // The rows of a run that kept them (no folder during the run), through the sinks a
+    // streamed run feeds: history.csv, or /history of records.h5 (returned, for the rest).
+    std::shared_ptr<io::Hdf5Records> write_kept_rows(const SimulationResult &result, io::OutputFolder &out)
+    {
+      const auto &history = result.history;
+      if (!result.hdf5_records)
+        {
+          HistoryCsv csv(out / "history.csv", history.columns());
+          for (std::size_t k = 0; k < history.n_rows(); ++k)
+            csv.row(history.row(k));
+          csv.close();
+          return nullptr;
+        }
+      auto        records = std::make_shared<io::Hdf5Records>(out / "records.h5");
+      HistoryHdf5 table(*records, history.columns());
+      for (std::size_t k = 0; k < history.n_rows(); ++k)
+        table.row(history.row(k));
+      table.flush();
+      return records;
+    }
+  } // namespace
+
+  SimulationSetup prepare_simulation(const CaseFile &c, const std::filesystem::path &output, const bool quiet,
+                                     const bool keep_rows)
   {
     SimulationSetup setup;
     setup.model            = structure::build_model(c.description);
@@ -76,7 +251,10 @@ namespace vibroimpact::studies
     setup.statistics_start = c.statistics_start;
     setup.psd_segment      = c.psd_segment;
     setup.hdf5_records     = c.hdf5_records;
-    integrators::check_run(*setup.solver, setup.model, setup.control, c.filename, output, !output.empty());
+    setup.keep_rows        = keep_rows;
+    integrators::RunBounds bounds;
+    bounds.rows_in_memory = keep_rows || output.empty();
+    integrators::check_run(*setup.solver, setup.model, setup.control, c.filename, output, !output.empty(), bounds);
     if (!setup.model.supports.empty() && !(c.statistics_start < setup.control.final_time))
       throw io::InputError(c.filename, "Statistics/Start time", "must be before Simulation/Final time");
     // A response is not studied here: warn only where round-off reaches 1e-4 of ω₁ (the energy
@@ -85,50 +263,62 @@ namespace vibroimpact::studies
     return setup;
   }
 
-  SimulationResult run_simulation(SimulationSetup setup, const std::filesystem::path &frames)
+  SimulationResult run_simulation(SimulationSetup setup, const std::filesystem::path &folder)
   {
-    std::unique_ptr<FrameWriter> frame_writer;
-    if (!frames.empty() && setup.control.frame_interval > 0)
-      frame_writer = std::make_unique<FrameWriter>(frames, setup.model, setup.hdf5_records);
-    auto history = integrators::run_to_history(*setup.solver, setup.model, setup.control, frame_writer.get(), true);
-    const unsigned int n_frames = frame_writer ? frame_writer->finish() : 0;
-    const double frame_seconds = frame_writer ? frame_writer->seconds : 0.0;
-    frame_writer.reset(); // before the model moves on
-    SimulationResult result{std::move(setup.model), setup.control, std::move(history), {}, n_frames};
-    result.hdf5_records  = setup.hdf5_records;
-    result.frame_seconds = frame_seconds;
-    const auto start     = std::chrono::steady_clock::now();
-    if (!result.model.supports.empty() && !result.interrupted())
-      result.statistics =
-        support_statistics(result.model, result.history, setup.statistics_start, setup.psd_segment);
+    integrators::ResponseHistory history(setup.model);
+    history.keep_rows(setup.keep_rows || folder.empty());
+    SimulationStreams streams(setup, history.columns(), folder);
+    history.add_sink(streams);
+    integrators::record_run(history, *setup.solver, setup.model, setup.control, &streams, true);
+    const double waited_in_run = streams.waited_seconds();
+    const auto   tail          = std::chrono::steady_clock::now();
+    streams.finish();
+    SimulationResult result{std::move(setup.model), setup.control, std::move(history), {}};
+    result.n_frames       = streams.n_frames;
+    result.streamed       = !folder.empty();
+    result.hdf5_records   = setup.hdf5_records;
+    result.records        = std::move(streams.records);
+    result.frame_seconds  = streams.frames ? streams.frames->seconds : 0.0;
+    result.writer_seconds = streams.writer_seconds();
+    result.solve_seconds  = result.history.summary.wall_time - waited_in_run;
+    result.stream_seconds = waited_in_run + seconds_since(tail);
+    result.peak_rows_held = streams.peak_rows_held() + result.history.n_rows() +
+                            (streams.statistics ? streams.statistics->rows_in_memory() : 0);
+    const auto start = std::chrono::steady_clock::now();
+    if (streams.statistics && !result.interrupted())
+      result.statistics = streams.statistics->finish();
     result.statistics_seconds = seconds_since(start);
     return result;
   }
 
   double write_simulation(const SimulationResult &result, io::OutputFolder &out)
   {
-    const auto start = std::chrono::steady_clock::now();
-    if (result.hdf5_records)
+    const auto start   = std::chrono::steady_clock::now();
+    auto       records = result.records;
+    if (!result.streamed)
+      records = write_kept_rows(result, out);
+    std::vector<io::GnuplotRun> plots; // drawing while the rest is written
+    if (!result.statistics.empty() && result.streamed)
+      plots = write_support_summaries(out.staging(), result.model, result.statistics);
+    else if (!result.statistics.empty())
+      write_support_statistics(out.staging(), result.model, result.history, result.statistics);
+    if (records)
       {
-        io::Hdf5Records records(out / "records.h5");
-        integrators::write_history_hdf5(records, result.history);
+        integrators::write_events_hdf5(*records, result.history);
         if (!result.statistics.empty())
-          write_statistics_hdf5(records, result.statistics);
-        records.close();
+          write_statistics_hdf5(*records, result.statistics);
+        records->close();
       }
     else
-      {
-        integrators::write_history_csv(out / "history.csv", result.history);
-        integrators::write_events_csv(out / "events.csv", result.history);
-      }
-    if (!result.statistics.empty())
-      write_support_statistics(out.staging(), result.model, result.history, result.statistics);
+      integrators::write_events_csv(out / "events.csv", result.history);
     if (result.interrupted())
       io::write_file(out / "INTERRUPTED",
                      "interrupted by signal " + std::to_string(result.history.summary.interrupt_signal) +
                        " at t = " + io::CsvWriter::format(result.history.summary.interrupted_at) + " of " +
                        io::CsvWriter::format(result.control.final_time) +
                        ": the records and the frames stop there\n");
+    for (auto &plot : plots)
+      plot.wait();
     return seconds_since(start);
   }
 } // namespace vibroimpact::studies

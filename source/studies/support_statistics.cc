@@ -1,89 +1,198 @@
 // Statistics of the clearance supports (impacts, contact time, forces, work, displacement
-// spectra) from a response history, and their CSV files and plots.
+// spectra), accumulated row by row as a run forms its history, and their CSV files and plots.
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/hdf5_records.h>
 #include <vibroimpact/io/gnuplot.h>
+#include <vibroimpact/io/write_error.h>
 #include <vibroimpact/studies/support_statistics.h>
 
 #include <fftw3.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
 namespace vibroimpact::studies
 {
-  PowerSpectrum welch_psd(const std::vector<double> &signal, const double interval, const std::size_t segment)
+  namespace
   {
-    if (segment < 4 || signal.size() < segment)
-      throw std::invalid_argument("welch_psd: " + std::to_string(signal.size()) +
-                                  " samples, fewer than one segment of " + std::to_string(segment));
-    const std::size_t L = segment, bins = L / 2 + 1, hop = L / 2;
-    std::vector<double> window(L), buffer(L), sum(bins, 0.0);
-    double              window_power = 0.0;
-    for (std::size_t i = 0; i < L; ++i)
+    // Welch's sum over segments of one length: one FFTW plan, window and work buffer for every
+    // signal (each support's sum of periodograms is its own), so that a long segment costs its
+    // length once, not once per support.
+    class WelchSum
+    {
+    public:
+      WelchSum(const std::size_t segment, const std::size_t n_signals)
+        : L_(segment)
+        , window_(segment)
+        , buffer_(segment)
+        , spectrum_(segment / 2 + 1)
+        , sums_(n_signals, std::vector<double>(segment / 2 + 1, 0.0))
       {
-        window[i] = 0.5 * (1 - std::cos(2 * M_PI * i / L)); // periodic Hann
-        window_power += window[i] * window[i];
+        for (std::size_t i = 0; i < L_; ++i)
+          {
+            window_[i] = 0.5 * (1 - std::cos(2 * M_PI * i / L_)); // periodic Hann
+            window_power_ += window_[i] * window_[i];
+          }
+        plan_ = fftw_plan_dft_r2c_1d(static_cast<int>(L_), buffer_.data(), spectrum_.data(), FFTW_ESTIMATE);
       }
-    std::vector<fftw_complex> spectrum(bins);
-    fftw_plan plan = fftw_plan_dft_r2c_1d(static_cast<int>(L), buffer.data(), spectrum.data(), FFTW_ESTIMATE);
-    std::size_t segments = 0;
-    for (std::size_t start = 0; start + L <= signal.size(); start += hop, ++segments)
+      ~WelchSum() { fftw_destroy_plan(plan_); }
+      WelchSum(const WelchSum &) = delete;
+      WelchSum &operator=(const WelchSum &) = delete;
+
+      // One segment of signal `which`: x[0], x[stride], ..., x[(L − 1) stride].
+      void add(const std::size_t which, const double *x, const std::size_t stride)
       {
         double mean = 0.0;
-        for (std::size_t i = 0; i < L; ++i)
-          mean += signal[start + i];
-        mean /= L;
-        for (std::size_t i = 0; i < L; ++i)
-          buffer[i] = (signal[start + i] - mean) * window[i];
-        fftw_execute(plan);
-        for (std::size_t k = 0; k < bins; ++k)
-          sum[k] += spectrum[k][0] * spectrum[k][0] + spectrum[k][1] * spectrum[k][1];
+        for (std::size_t i = 0; i < L_; ++i)
+          mean += x[i * stride];
+        mean /= L_;
+        for (std::size_t i = 0; i < L_; ++i)
+          buffer_[i] = (x[i * stride] - mean) * window_[i];
+        fftw_execute(plan_);
+        auto &sum = sums_[which];
+        for (std::size_t k = 0; k < sum.size(); ++k)
+          sum[k] += spectrum_[k][0] * spectrum_[k][0] + spectrum_[k][1] * spectrum_[k][1];
+        segments_ += which == 0 ? 1 : 0;
       }
-    fftw_destroy_plan(plan);
-    PowerSpectrum psd;
-    const double  fs = 1.0 / interval;
-    for (std::size_t k = 0; k < bins; ++k)
+
+      PowerSpectrum spectrum(const std::size_t which, const double interval) const
       {
-        // One-sided: every bin but DC and Nyquist carries its negative-frequency twin.
-        const double twice = (k == 0 || 2 * k == L) ? 1.0 : 2.0;
-        psd.frequency.push_back(k * fs / L);
-        psd.density.push_back(twice * sum[k] / (segments * fs * window_power));
+        PowerSpectrum psd;
+        const double  fs = 1.0 / interval;
+        for (std::size_t k = 0; k < sums_[which].size(); ++k)
+          {
+            // One-sided: every bin but DC and Nyquist carries its negative-frequency twin.
+            const double twice = (k == 0 || 2 * k == L_) ? 1.0 : 2.0;
+            psd.frequency.push_back(k * fs / L_);
+            psd.density.push_back(twice * sums_[which][k] / (segments_ * fs * window_power_));
+          }
+        return psd;
       }
-    return psd;
+
+    private:
+      std::size_t                      L_;
+      std::vector<double>              window_, buffer_;
+      std::vector<fftw_complex>        spectrum_;
+      std::vector<std::vector<double>> sums_;
+      double                           window_power_ = 0.0;
+      std::size_t                      segments_     = 0;
+      fftw_plan                        plan_;
+    };
+
+    void check_segment(const std::size_t samples, const std::size_t segment)
+    {
+      if (segment < 4 || samples < segment)
+        throw std::invalid_argument("welch_psd: " + std::to_string(samples) + " samples, fewer than one segment of " +
+                                    std::to_string(segment));
+    }
+  } // namespace
+
+  PowerSpectrum welch_psd(const std::vector<double> &signal, const double interval, const std::size_t segment)
+  {
+    check_segment(signal.size(), segment);
+    WelchSum welch(segment, 1);
+    for (std::size_t start = 0; start + segment <= signal.size(); start += segment / 2)
+      welch.add(0, signal.data() + start, 1);
+    return welch.spectrum(0, interval);
   }
 
   namespace
   {
-    struct SupportColumns
+    // The displacements at the supports from the record's start on (one row of `width` values a
+    // history row), kept where Welch's segments can be read back one at a time: in memory (a
+    // record the caller holds anyway), or in a file of raw doubles beside the outputs (a record
+    // streamed to disk), written through a small buffer and removed with the spool.
+    class DisplacementSpool
     {
-      std::vector<double> force, u;                  // per row
-      std::vector<double> impulse[2], gap[2];        // lower, upper
-    };
+    public:
+      DisplacementSpool(const std::size_t width, std::filesystem::path file)
+        : width_(width)
+        , file_(std::move(file))
+      {
+        if (file_.empty())
+          return;
+        stream_ = std::fopen(file_.c_str(), "w+b");
+        if (!stream_)
+          throw io::WriteError(file_, errno);
+        pending_.reserve(block_values);
+      }
+      ~DisplacementSpool()
+      {
+        if (!stream_)
+          return;
+        std::fclose(stream_);
+        std::error_code ignored;
+        std::filesystem::remove(file_, ignored);
+      }
+      DisplacementSpool(const DisplacementSpool &) = delete;
+      DisplacementSpool &operator=(const DisplacementSpool &) = delete;
 
-    SupportColumns columns(const model::StructuralModel &model, const integrators::ResponseHistory &history,
-                           const model::ClearanceSupport &support)
-    {
-      SupportColumns c;
-      const auto     times = history.times();
-      for (const int side : {0, 1})
-        {
-          const auto &contact = model.contacts[side == 0 ? support.lower : support.upper];
-          c.impulse[side]     = history.column("impulse_" + contact.name);
-          c.gap[side]         = history.column("gap_" + contact.name);
-        }
-      c.u = history.column("u_" + model.probes[support.probe].name);
-      c.force.assign(times.size(), 0.0);
-      for (std::size_t k = 1; k < times.size(); ++k)
-        {
-          const double span = times[k] - times[k - 1];
-          if (span > 0)
-            c.force[k] = (c.impulse[0][k] + c.impulse[1][k]) / span;
-        }
-      return c;
-    }
+      void append(const double *row)
+      {
+        auto &to = stream_ ? pending_ : memory_;
+        to.insert(to.end(), row, row + width_);
+        ++n_rows_;
+        if (stream_ && pending_.size() >= block_values)
+          flush();
+      }
+      std::size_t n_rows() const { return n_rows_; }
+      // Rows held for the record's length (a file spool holds only its write buffer, 64 k values).
+      std::size_t rows_in_memory() const { return memory_.size() / width_; }
+
+      // Calls add(rows) for the segments of L rows that start every L/2 rows, as WelchSum wants
+      // them (row-major, `width` values a row): straight from memory, or read from the file
+      // through a buffer of one segment.
+      template <typename Add>
+      void for_each_segment(const std::size_t L, const Add &add)
+      {
+        const std::size_t hop = L / 2;
+        if (!stream_)
+          {
+            for (std::size_t start = 0; start + L <= n_rows_; start += hop)
+              add(memory_.data() + start * width_);
+            return;
+          }
+        flush();
+        std::rewind(stream_);
+        std::vector<double> window(L * width_);
+        read(window.data(), L);
+        for (std::size_t start = 0;; start += hop)
+          {
+            add(window.data());
+            if (start + hop + L > n_rows_)
+              break;
+            std::copy(window.begin() + hop * width_, window.end(), window.begin());
+            read(window.data() + (L - hop) * width_, hop);
+          }
+      }
+
+    private:
+      static constexpr std::size_t block_values = 1 << 16;
+
+      void flush()
+      {
+        if (!pending_.empty() && std::fwrite(pending_.data(), sizeof(double), pending_.size(), stream_) != pending_.size())
+          throw io::WriteError(file_, errno);
+        if (std::fflush(stream_) != 0)
+          throw io::WriteError(file_, errno);
+        pending_.clear();
+      }
+      void read(double *to, const std::size_t rows)
+      {
+        if (std::fread(to, sizeof(double) * width_, rows, stream_) != rows)
+          throw io::WriteError(file_, errno ? errno : EIO);
+      }
+
+      std::size_t           width_;
+      std::filesystem::path file_;
+      std::FILE            *stream_ = nullptr;
+      std::vector<double>   memory_, pending_;
+      std::size_t           n_rows_ = 0;
+    };
 
     std::size_t default_segment(const std::size_t n)
     {
@@ -92,69 +201,246 @@ namespace vibroimpact::studies
         L *= 2;
       return L;
     }
+
+    std::size_t column_index(const std::vector<std::string> &columns, const std::string &name)
+    {
+      const auto it = std::find(columns.begin(), columns.end(), name);
+      if (it == columns.end())
+        throw std::invalid_argument("the response history has no column '" + name + "'");
+      return std::size_t(it - columns.begin());
+    }
+
+    // support_forces.csv (time, u_<support>, force_<support>): every history row as it comes,
+    // the force over a row being the impulse both stops delivered then over the row span.
+    class SupportForcesTable
+    {
+    public:
+      SupportForcesTable(const std::filesystem::path &file, const model::StructuralModel &model,
+                         const std::vector<std::string> &columns);
+      void row(const std::vector<double> &values);
+      void close() { csv_.close(); }
+
+    private:
+      static std::vector<std::string> names(const model::StructuralModel &model);
+
+      io::CsvWriter            csv_;
+      std::vector<std::size_t> u_, lower_, upper_; // history columns per support
+      std::vector<double>      line_;
+      double                   previous_time_ = 0.0;
+      bool                     first_         = true;
+    };
   } // namespace
+
+  // A support's running sums over the rows after the record's start (support_statistics()).
+  struct SupportStatisticsAccumulator::Support
+  {
+    std::size_t       impulse[2], gap[2], u; // history columns: lower, upper stop; probe
+    SupportStatistics s;
+    bool              in_contact   = false;
+    double            contact_time = 0.0, impulse_sum = 0.0, square = 0.0, work = 0.0, absolute_work = 0.0;
+    double            previous_gap[2] = {0.0, 0.0};
+  };
+
+  // The whole state between rows: the supports' sums, the record's times, the spool, and the
+  // support_forces.csv being written.
+  struct SupportStatisticsAccumulator::State
+  {
+    std::vector<Support>                 supports;
+    double                               skip_time   = 0.0;
+    std::size_t                          psd_segment = 0;
+    std::size_t                          rows        = 0; // from the record's start on
+    double                               first_time = 0.0, last_time = 0.0, before_last_time = 0.0;
+    std::vector<double>                  displacements; // this row's, one per support
+    std::unique_ptr<DisplacementSpool>   spool;
+    std::unique_ptr<SupportForcesTable>  forces;
+  };
+} // namespace vibroimpact::studies
+
+namespace vibroimpact::studies
+{
+  namespace
+  {
+    std::vector<std::string> SupportForcesTable::names(const model::StructuralModel &model)
+    {
+      std::vector<std::string> names{"time"};
+      for (const auto &s : model.supports)
+        names.push_back("u_" + s.name), names.push_back("force_" + s.name);
+      return names;
+    }
+
+    SupportForcesTable::SupportForcesTable(const std::filesystem::path &file, const model::StructuralModel &model,
+                                           const std::vector<std::string> &columns)
+      : csv_(file, names(model))
+      , line_(1 + 2 * model.supports.size())
+    {
+      for (const auto &s : model.supports)
+        {
+          u_.push_back(column_index(columns, "u_" + model.probes[s.probe].name));
+          lower_.push_back(column_index(columns, "impulse_" + model.contacts[s.lower].name));
+          upper_.push_back(column_index(columns, "impulse_" + model.contacts[s.upper].name));
+        }
+    }
+
+    void SupportForcesTable::row(const std::vector<double> &values)
+    {
+      const double span = values[0] - previous_time_;
+      line_[0]          = values[0];
+      for (std::size_t s = 0; s < u_.size(); ++s)
+        {
+          line_[1 + 2 * s] = values[u_[s]];
+          line_[2 + 2 * s] = !first_ && span > 0 ? (values[lower_[s]] + values[upper_[s]]) / span : 0.0;
+        }
+      csv_.write_row(line_);
+      previous_time_ = values[0];
+      first_         = false;
+    }
+  } // namespace
+
+  SupportStatisticsAccumulator::SupportStatisticsAccumulator(const model::StructuralModel   &model,
+                                                             const std::vector<std::string> &columns,
+                                                             const double skip_time, const std::size_t psd_segment,
+                                                             const std::filesystem::path &folder)
+    : state_(std::make_unique<State>())
+  {
+    auto &st       = *state_;
+    st.skip_time   = skip_time;
+    st.psd_segment = psd_segment;
+    for (const auto &support : model.supports)
+      {
+        Support s;
+        s.s.name = support.name;
+        for (const int side : {0, 1})
+          {
+            const auto &contact = model.contacts[side == 0 ? support.lower : support.upper];
+            s.impulse[side]     = column_index(columns, "impulse_" + contact.name);
+            s.gap[side]         = column_index(columns, "gap_" + contact.name);
+          }
+        s.u = column_index(columns, "u_" + model.probes[support.probe].name);
+        st.supports.push_back(std::move(s));
+      }
+    st.displacements.resize(st.supports.size());
+    st.spool = std::make_unique<DisplacementSpool>(
+      st.supports.size(), folder.empty() ? std::filesystem::path() : folder / ".support_displacements.spool");
+    if (!folder.empty())
+      st.forces = std::make_unique<SupportForcesTable>(folder / "support_forces.csv", model, columns);
+  }
+
+  SupportStatisticsAccumulator::~SupportStatisticsAccumulator() = default;
+
+  // The rule of support_statistics() (see the header) for row k of the record, k ≥ 1: the
+  // force over (t_{k−1}, t_k] is the impulse of both stops over the span, a row with impulse is
+  // in contact, an impact is a row in contact after one without, the work the impulse times the
+  // gap's change.
+  void SupportStatisticsAccumulator::add_row_of_record(Support &s, const std::vector<double> &values,
+                                                       const double span)
+  {
+    const double p = values[s.impulse[0]] + values[s.impulse[1]];
+    for (const int side : {0, 1}) // ∫ λ ġ dt over the row: the impulse times the mean ġ
+      {
+        const double w = values[s.impulse[side]] * (values[s.gap[side]] - s.previous_gap[side]) / span;
+        s.work += w;
+        s.absolute_work += std::abs(w);
+      }
+    const double force = span > 0 ? (values[s.impulse[0]] + values[s.impulse[1]]) / span : 0.0;
+    s.impulse_sum += p;
+    s.square += force * force * span;
+    s.s.peak_force = std::max(s.s.peak_force, force);
+    if (p > 0)
+      {
+        s.contact_time += span;
+        if (!s.in_contact)
+          {
+            ++s.s.impacts;
+            s.s.impact_peaks.push_back(0.0);
+          }
+        s.s.impact_peaks.back() = std::max(s.s.impact_peaks.back(), force);
+      }
+    s.in_contact = p > 0;
+  }
+
+  void SupportStatisticsAccumulator::row(const std::vector<double> &values)
+  {
+    auto        &st = *state_;
+    const double t  = values[0];
+    if (st.forces)
+      st.forces->row(values);
+    if (st.rows == 0 && t < st.skip_time)
+      return; // before the record's start
+    for (auto &s : st.supports)
+      {
+        if (st.rows > 0)
+          add_row_of_record(s, values, t - st.last_time);
+        s.previous_gap[0] = values[s.gap[0]];
+        s.previous_gap[1] = values[s.gap[1]];
+      }
+    for (std::size_t s = 0; s < st.supports.size(); ++s)
+      st.displacements[s] = values[st.supports[s].u];
+    st.spool->append(st.displacements.data());
+    if (st.rows == 0)
+      st.first_time = t;
+    st.before_last_time = st.last_time;
+    st.last_time        = t;
+    ++st.rows;
+  }
+
+  std::size_t SupportStatisticsAccumulator::rows_in_memory() const { return state_->spool->rows_in_memory(); }
+
+  void SupportStatisticsAccumulator::close_support_forces()
+  {
+    if (state_->forces)
+      state_->forces->close();
+    state_->forces.reset();
+  }
+
+  std::vector<SupportStatistics> SupportStatisticsAccumulator::finish()
+  {
+    close_support_forces();
+    auto &st = *state_;
+    if (st.rows < 3)
+      throw std::invalid_argument("support statistics: fewer than three rows after the skipped start");
+    const double T        = st.last_time - st.first_time;
+    const double interval = (st.before_last_time - st.first_time) / double(st.rows - 2);
+    std::vector<SupportStatistics> result;
+    for (auto &s : st.supports)
+      {
+        s.s.duration         = T;
+        s.s.impact_rate      = s.s.impacts / T;
+        s.s.contact_fraction = s.contact_time / T;
+        s.s.mean_force       = s.impulse_sum / T;
+        s.s.rms_force        = std::sqrt(s.square / T);
+        s.s.impact_work      = -s.work;
+        s.s.work_rate        = s.absolute_work / T;
+        result.push_back(s.s);
+      }
+    const std::size_t L = st.psd_segment > 0 ? st.psd_segment : default_segment(st.rows);
+    if (st.rows >= L && !result.empty())
+      {
+        check_segment(st.rows, L);
+        WelchSum welch(L, result.size());
+        st.spool->for_each_segment(L, [&](const double *rows) {
+          for (std::size_t s = 0; s < result.size(); ++s)
+            welch.add(s, rows + s, result.size());
+        });
+        for (std::size_t s = 0; s < result.size(); ++s)
+          result[s].displacement_psd = welch.spectrum(s, interval);
+      }
+    st.spool.reset(); // its file goes now, before the output folder is committed
+    return result;
+  }
 
   std::vector<SupportStatistics> support_statistics(const model::StructuralModel        &model,
                                                     const integrators::ResponseHistory &history,
                                                     const double skip_time, const std::size_t psd_segment)
   {
-    std::vector<SupportStatistics> result;
-    const auto                     times = history.times();
-    std::size_t                    first = 0; // the row the record starts from
-    while (first + 1 < times.size() && times[first] < skip_time)
-      ++first;
-    if (times.size() < first + 3)
-      throw std::invalid_argument("support statistics: fewer than three rows after the skipped start");
-    const double T        = times.back() - times[first];
-    const double interval = (times[times.size() - 2] - times[first]) / double(times.size() - 2 - first);
-    for (const auto &support : model.supports)
-      {
-        const SupportColumns c = columns(model, history, support);
-        SupportStatistics    s;
-        s.name     = support.name;
-        s.duration = T;
-        bool   in_contact = false;
-        double contact_time = 0.0, impulse = 0.0, square = 0.0, work = 0.0, absolute_work = 0.0;
-        for (std::size_t k = first + 1; k < times.size(); ++k)
-          {
-            const double span = times[k] - times[k - 1];
-            const double p    = c.impulse[0][k] + c.impulse[1][k];
-            for (const int side : {0, 1}) // ∫ λ ġ dt over the row: the impulse times the mean ġ
-              {
-                const double w = c.impulse[side][k] * (c.gap[side][k] - c.gap[side][k - 1]) / span;
-                work += w;
-                absolute_work += std::abs(w);
-              }
-            impulse += p;
-            square += c.force[k] * c.force[k] * span;
-            s.peak_force = std::max(s.peak_force, c.force[k]);
-            if (p > 0)
-              {
-                contact_time += span;
-                if (!in_contact)
-                  {
-                    ++s.impacts;
-                    s.impact_peaks.push_back(0.0);
-                  }
-                s.impact_peaks.back() = std::max(s.impact_peaks.back(), c.force[k]);
-              }
-            in_contact = p > 0;
-          }
-        s.impact_rate      = s.impacts / T;
-        s.contact_fraction = contact_time / T;
-        s.mean_force       = impulse / T;
-        s.rms_force        = std::sqrt(square / T);
-        s.impact_work      = -work;
-        s.work_rate        = absolute_work / T;
-        const std::vector<double> u(c.u.begin() + first, c.u.end());
-        const std::size_t         L = psd_segment > 0 ? psd_segment : default_segment(u.size());
-        if (u.size() >= L)
-          s.displacement_psd = welch_psd(u, interval, L);
-        result.push_back(std::move(s));
-      }
-    return result;
+    SupportStatisticsAccumulator accumulator(model, history.columns(), skip_time, psd_segment);
+    for (std::size_t k = 0; k < history.n_rows(); ++k)
+      accumulator.row(history.row(k));
+    return accumulator.finish();
   }
+} // namespace vibroimpact::studies
 
+namespace vibroimpact::studies
+{
   namespace
   {
     const std::vector<std::string> statistics_columns{"support",   "duration",   "impacts",    "impact_rate",
@@ -224,30 +510,19 @@ namespace vibroimpact::studies
         }
     }
 
-    // Displacement and contact force of every support at every history row.
+    // support_forces.csv from a history held in memory, by the table a streamed run writes.
     void write_support_forces(const std::filesystem::path &folder, const model::StructuralModel &model,
                               const integrators::ResponseHistory &history)
     {
-      std::vector<std::string> names{"time"};
-      for (const auto &s : model.supports)
-        names.push_back("u_" + s.name), names.push_back("force_" + s.name);
-      io::CsvWriter                    csv(folder / "support_forces.csv", names);
-      const auto                       times = history.times();
-      std::vector<SupportColumns>      cols;
-      for (const auto &s : model.supports)
-        cols.push_back(columns(model, history, s));
-      for (std::size_t k = 0; k < times.size(); ++k)
-        {
-          std::vector<double> row{times[k]};
-          for (const auto &c : cols)
-            row.push_back(c.u[k]), row.push_back(c.force[k]);
-          csv.write_row(row);
-        }
+      SupportForcesTable table(folder / "support_forces.csv", model, history.columns());
+      for (std::size_t k = 0; k < history.n_rows(); ++k)
+        table.row(history.row(k));
+      table.close();
     }
 
     // Supports 1 and 3 as in the paper's figures (or as many as there are): displacement with
     // the stops above, contact force below.
-    void plot_support_forces(const std::filesystem::path &folder, const model::StructuralModel &model)
+    io::GnuplotRun plot_support_forces(const std::filesystem::path &folder, const model::StructuralModel &model)
     {
       std::vector<std::size_t> shown{0};
       if (model.supports.size() >= 3)
@@ -267,10 +542,10 @@ namespace vibroimpact::studies
              << "' with lines notitle\n";
         }
       gp << "unset multiplot\n";
-      io::run_gnuplot(folder / "support_forces.gp", gp.str());
+      return io::start_gnuplot(folder / "support_forces.gp", gp.str());
     }
 
-    void plot_spectra(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
+    io::GnuplotRun plot_spectra(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
     {
       std::ostringstream spectra;
       spectra << "set terminal pngcairo noenhanced size 800,500\nset output 'spectra.png'\nset datafile separator ','\n"
@@ -279,10 +554,10 @@ namespace vibroimpact::studies
         spectra << (s ? ", " : "") << "'spectra.csv' using 1:" << s + 2 << " with lines title "
                 << io::gnuplot_quote(statistics[s].name);
       spectra << "\n";
-      io::run_gnuplot(folder / "spectra.gp", spectra.str());
+      return io::start_gnuplot(folder / "spectra.gp", spectra.str());
     }
 
-    void plot_force_densities(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
+    io::GnuplotRun plot_force_densities(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
     {
       std::ostringstream pdf;
       pdf << "set terminal pngcairo noenhanced size 800,500\nset output 'force_pdf.png'\nset datafile separator ','\n"
@@ -291,7 +566,7 @@ namespace vibroimpact::studies
         pdf << (s ? ", " : "") << "'force_pdf.csv' using 1:" << s + 2 << " with linespoints title "
             << io::gnuplot_quote(statistics[s].name);
       pdf << "\n";
-      io::run_gnuplot(folder / "force_pdf.gp", pdf.str());
+      return io::start_gnuplot(folder / "force_pdf.gp", pdf.str());
     }
   } // namespace
 
@@ -310,20 +585,34 @@ namespace vibroimpact::studies
       }
   }
 
+  std::vector<io::GnuplotRun> write_support_summaries(const std::filesystem::path &folder,
+                                                      const model::StructuralModel         &model,
+                                                      const std::vector<SupportStatistics> &statistics,
+                                                      const bool                            plots)
+  {
+    std::vector<io::GnuplotRun> drawing;
+    if (plots && !statistics.empty()) // the largest plot first: its data is complete already
+      drawing.push_back(plot_support_forces(folder, model));
+    write_statistics_table(folder, statistics);
+    if (statistics.empty())
+      return drawing;
+    write_spectra(folder, statistics);
+    write_force_densities(folder, statistics);
+    if (plots)
+      {
+        drawing.push_back(plot_spectra(folder, statistics));
+        drawing.push_back(plot_force_densities(folder, statistics));
+      }
+    return drawing;
+  }
+
   void write_support_statistics(const std::filesystem::path &folder, const model::StructuralModel &model,
                                 const integrators::ResponseHistory   &history,
                                 const std::vector<SupportStatistics> &statistics, const bool plots)
   {
-    write_statistics_table(folder, statistics);
-    if (statistics.empty())
-      return;
-    write_spectra(folder, statistics);
-    write_force_densities(folder, statistics);
-    write_support_forces(folder, model, history);
-    if (!plots)
-      return;
-    plot_support_forces(folder, model);
-    plot_spectra(folder, statistics);
-    plot_force_densities(folder, statistics);
+    if (!statistics.empty())
+      write_support_forces(folder, model, history);
+    for (auto &plot : write_support_summaries(folder, model, statistics, plots))
+      plot.wait();
   }
 } // namespace vibroimpact::studies

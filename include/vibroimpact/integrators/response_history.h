@@ -4,9 +4,11 @@
 // sticking, separations) at their exact times (event-driven solvers) or steps (time steppers).
 //
 // A solver reports through a ResponseObserver: sample() at every output time, event() at every
-// contact event. ResponseHistory is the observer that keeps everything; others (VTK frames, a
-// progress bar) can listen too. write_history_csv() and write_events_csv() are the one writer
-// of history.csv and events.csv.
+// contact event. ResponseHistory is the observer that forms the rows and keeps the events; it
+// keeps the rows too, or only hands them to RowSinks as they are formed (a record streamed to
+// disk, whose memory does not grow with its length). Others (VTK frames, a progress bar) can
+// listen too. write_history_csv() and write_events_csv() are the one writer of history.csv and
+// events.csv from a history that kept its rows.
 #pragma once
 
 #include <vibroimpact/model/structural_model.h>
@@ -169,6 +171,15 @@ namespace vibroimpact::integrators
     std::vector<ResponseObserver *> observers_;
   };
 
+  // Where rows go as they are formed (history.csv, records.h5, the support statistics).
+  class RowSink
+  {
+  public:
+    virtual ~RowSink() = default;
+    // One row: the values of ResponseHistory::columns(), in their order.
+    virtual void row(const std::vector<double> &values) = 0;
+  };
+
   class ResponseHistory : public ResponseObserver
   {
   public:
@@ -179,8 +190,16 @@ namespace vibroimpact::integrators
     // force, else impulse_c over the row's time span), per probe p u_p and v_p.
     explicit ResponseHistory(const model::StructuralModel &model);
 
-    // One more column, filled at every sample from then on (earlier rows get NaN).
+    // One more column, filled at every sample from then on (earlier rows get NaN); not once a
+    // sink takes the rows.
     void add_column(const std::string &name, ColumnFunction value);
+
+    // Every row from now on also goes to `sink`, as it is formed.
+    void add_sink(RowSink &sink);
+    // false: rows go to the sinks only and n_rows() stays 0 (the default keeps them).
+    void keep_rows(bool keep) { keep_rows_ = keep; }
+    // Rows formed, kept or not.
+    std::size_t n_samples() const { return n_samples_; }
 
     void sample(const ResponseSample &sample) override;
     void event(const ContactEvent &event) override;
@@ -219,6 +238,11 @@ namespace vibroimpact::integrators
     std::vector<std::string>         names_;
     std::vector<ColumnFunction>      functions_;
     std::vector<std::vector<double>> rows_;
+    std::vector<RowSink *>           sinks_;
+    bool                             keep_rows_ = true;
+    std::size_t                      n_samples_ = 0;
+    double                           last_time_ = 0.0; // of the last row formed
+    std::vector<double>              row_;             // the row being formed when none is kept
     std::vector<ContactEvent>        events_;
     std::vector<std::string>         contacts_, probes_, supports_;
     std::vector<SupportEvent>        support_events_;
@@ -234,7 +258,7 @@ namespace vibroimpact::integrators
   // their events (contact: the support's name) and a last column, angle (NaN for planar contacts).
   void write_events_csv(const std::filesystem::path &file, const ResponseHistory &history);
 
-  // The same two tables as the groups /history and /events of an HDF5 file, one dataset per
-  // CSV column with the CSV's name and the same doubles (Simulation/Output format = hdf5).
-  void write_history_hdf5(io::Hdf5Records &file, const ResponseHistory &history);
+  // events.csv's table as the group /events of an HDF5 file, one dataset per CSV column with the
+  // CSV's name and the same values (Simulation/Output format = hdf5; /history is streamed).
+  void write_events_hdf5(io::Hdf5Records &file, const ResponseHistory &history);
 } // namespace vibroimpact::integrators

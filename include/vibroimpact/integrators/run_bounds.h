@@ -15,6 +15,8 @@ namespace vibroimpact::integrators
   {
     double max_steps  = 1e12;   // beyond this a run takes days at any model size
     double max_frames = 1e5;    // .vtu files in one folder
+    // false: the rows stream to disk as they are formed (simulate): only the disk bounds them.
+    bool rows_in_memory = true;
   };
 
   // The solver's check, then the bounds. `output`: the folder the run will write (empty: the

@@ -96,6 +96,9 @@ namespace vibroimpact::integrators
   ResponseHistory run_to_history(const Solver &solver, const model::StructuralModel &model,
                                  const RunControl &control, ResponseObserver *also = nullptr,
                                  bool keep_partial = false);
+  // The same into a history made by the caller (its sinks added, its rows kept or not).
+  void record_run(ResponseHistory &history, const Solver &solver, const model::StructuralModel &model,
+                  const RunControl &control, ResponseObserver *also = nullptr, bool keep_partial = false);
 
   // The one refusal of spatial supports by a solver that does not declare them (Solver::
   // takes_spatial_supports): io::InputError naming Simulation/Solver, called by check_run before

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,12 @@ namespace vibroimpact::io
     // A column of text (contact names, event kinds), variable-length UTF-8 strings.
     void write_column(const std::string &group, const std::string &name, const std::vector<std::string> &values);
 
+    // Rows appended to the columns `names` of `group`, one extendible dataset a column (made by
+    // the group's first call, even with no row): `values` holds n_rows rows of names.size()
+    // values, row after row. Always the same names for a group.
+    void append_rows(const std::string &group, const std::vector<std::string> &names, const double *values,
+                     std::size_t n_rows);
+
     // Flushes and closes; throws io::WriteError if the data did not reach the disk.
     void close();
 
@@ -38,7 +45,10 @@ namespace vibroimpact::io
     void write(const std::string &group, const std::string &name, long long type, const void *data,
                std::size_t n_rows, std::size_t n_columns, bool compress);
 
-    std::filesystem::path file_;
-    long long             file_id_ = -1;
+    void close_appended();
+
+    std::filesystem::path                                  file_;
+    long long                                              file_id_ = -1;
+    std::map<std::string, std::vector<long long>>          appended_; // group: its open datasets
   };
 } // namespace vibroimpact::io

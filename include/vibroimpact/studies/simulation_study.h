@@ -1,8 +1,11 @@
 // One time-domain run of a case (`vibroimpact simulate`, the Python module's Case.simulate()):
 // the case's solver (Simulation/Solver) from the initial state to the final time, returned as
-// data: the history's rows and events, the run's summary and, with clearance supports, their
-// statistics. write_simulation then writes history.csv, events.csv, the statistics files and,
-// after SIGINT/SIGTERM, INTERRUPTED (the frames stream into a folder during the run).
+// data: the history's events, the run's summary, the rows if asked for and, with clearance
+// supports, their statistics. With a folder, the rows (history.csv or records.h5), the frames
+// and support_forces.csv stream there during the run, formed and written on a writer thread
+// while the solver steps, so that neither the memory nor the solver's pace depends on the
+// record's length; write_simulation then writes events.csv, the statistics files and, after
+// SIGINT/SIGTERM, INTERRUPTED.
 // As every study: prepare (all input checks, before any output), run, write.
 #pragma once
 
@@ -18,6 +21,7 @@
 
 namespace vibroimpact::io
 {
+  class Hdf5Records;
   class OutputFolder;
 }
 
@@ -35,6 +39,7 @@ namespace vibroimpact::studies
     unsigned int                               psd_segment      = 0; // Statistics/PSD segment
     std::vector<std::string>                   warnings;             // the model's conditioning
     bool hdf5_records = false; // Simulation/Output format = hdf5: records.h5 and solution.xdmf
+    bool keep_rows    = false; // the rows stay in the result's history too (the Python module)
   };
 
   struct SimulationResult
@@ -45,20 +50,36 @@ namespace vibroimpact::studies
     std::vector<SupportStatistics>           statistics; // clearance supports (none after a signal)
     unsigned int                             n_frames = 0; // VTK frames written
     bool                                     hdf5_records = false;
-    // Where the time went (the solver's wall time includes the frames it handed over).
-    double frame_seconds = 0, statistics_seconds = 0;
+    std::shared_ptr<io::Hdf5Records>         records = nullptr; // records.h5, its /history streamed in
+    bool streamed = false; // the rows went to a folder during the run (else the history kept them)
+    // Where the time went. solve: the solver's wall time less its waits for the writer thread;
+    // stream: those waits and finishing the streams after the run (the writing the solve did
+    // not hide); writer: the writer thread's own time (rows, frames), alongside the solve;
+    // frames: the part of it spent on frames; statistics: Welch's spectra at the end.
+    double solve_seconds = 0, stream_seconds = 0, writer_seconds = 0, frame_seconds = 0, statistics_seconds = 0;
+    // The most history rows held in memory at once (all of them when the rows are kept).
+    std::size_t peak_rows_held = 0;
 
     bool interrupted() const { return history.summary.interrupt_signal != 0; }
   };
 
   // Builds the model and checks the run (the solver's check, the bounds of run_bounds.h against
   // `output`, the folder the run will write: empty, none). Throws io::InputError.
-  SimulationSetup prepare_simulation(const CaseFile &c, const std::filesystem::path &output = {}, bool quiet = true);
+  // The most history rows a streamed run holds at once, whatever its record's length: the block
+  // being formed and the blocks waiting for the writer thread.
+  inline constexpr std::size_t streamed_rows_held_at_most = (8 + 1) * 256;
+
+  // keep_rows: the result's history keeps every row (otherwise only a run without an output
+  // folder does, and only then does the memory bound of run_bounds.h apply).
+  SimulationSetup prepare_simulation(const CaseFile &c, const std::filesystem::path &output = {}, bool quiet = true,
+                                     bool keep_rows = false);
   // Runs to the final time; a signal ends it early with the history so far (interrupted()).
-  // frames: the folder of solution.pvd and its frames at Simulation/Frame interval (empty: none).
-  SimulationResult run_simulation(SimulationSetup setup, const std::filesystem::path &frames = {});
-  // history.csv, events.csv (or records.h5 with the statistics); with clearance supports
-  // statistics.csv and the files and plots of write_support_statistics; after a signal,
-  // INTERRUPTED. Returns the seconds it took.
+  // folder: where the rows, the frames at Simulation/Frame interval and support_forces.csv
+  // stream (an OutputFolder's staging folder; empty: nothing is written, the rows are kept).
+  SimulationResult run_simulation(SimulationSetup setup, const std::filesystem::path &folder = {});
+  // events.csv (or records.h5's events and statistics); with clearance supports statistics.csv
+  // and the files and plots of write_support_summaries, waited for; after a signal,
+  // INTERRUPTED; and, for a run that kept its rows instead of streaming them (no folder), the
+  // rows and support_forces.csv, by the same writers. Returns the seconds it took.
   double write_simulation(const SimulationResult &result, io::OutputFolder &out);
 } // namespace vibroimpact::studies

@@ -2,13 +2,16 @@
 // per support, over a record, the impacts and their peak forces, the contact time, the contact
 // force's RMS and peak, the energy the support takes and the normal work rate, and the PSD of
 // the displacement at the support (Welch, FFTW). Computed from the rows of a ResponseHistory, so
-// that every solver is measured by one rule (doc/udwadia_kalaba.md, "Support statistics").
+// that every solver is measured by one rule (doc/udwadia_kalaba.md, "Support statistics"), and
+// accumulated row by row as they are formed, so that a record streamed to disk is never held.
 #pragma once
 
 #include <vibroimpact/integrators/response_history.h>
+#include <vibroimpact/io/gnuplot.h>
 #include <vibroimpact/model/structural_model.h>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -52,6 +55,36 @@ namespace vibroimpact::studies
                                                     const integrators::ResponseHistory &history,
                                                     double skip_time = 0.0, std::size_t psd_segment = 0);
 
+  // support_statistics() fed one row at a time (a RowSink), with the same sums in the same order,
+  // so the same doubles: per support running sums and the impact peaks (one double an impact);
+  // the displacements at the supports, which Welch's PSD reads back segment by segment in
+  // finish(), are spooled to a file of raw doubles in `folder` (removed by finish()) or, without
+  // a folder, kept in memory. With a folder, support_forces.csv is written there row by row.
+  class SupportStatisticsAccumulator : public integrators::RowSink
+  {
+  public:
+    // columns: the history's (ResponseHistory::columns()).
+    SupportStatisticsAccumulator(const model::StructuralModel &model, const std::vector<std::string> &columns,
+                                 double skip_time = 0.0, std::size_t psd_segment = 0,
+                                 const std::filesystem::path &folder = {});
+    ~SupportStatisticsAccumulator() override;
+
+    void row(const std::vector<double> &values) override;
+    // The statistics of the rows so far; throws std::invalid_argument as support_statistics().
+    std::vector<SupportStatistics> finish();
+    // Rows of the record held in memory now (0 when the displacements spool to a file, whose
+    // write buffer holds 64 k values whatever the record's length).
+    std::size_t rows_in_memory() const;
+
+  private:
+    struct Support;
+    struct State;
+    static void add_row_of_record(Support &s, const std::vector<double> &values, double span);
+    void        close_support_forces();
+
+    std::unique_ptr<State> state_;
+  };
+
   // statistics.csv: one row per support (DESIGN.md); spectra.csv (frequency, psd_<support>);
   // force_pdf.csv (force, pdf_<support>: a density of the impact peak forces, 20 common bins);
   // support_forces.csv (time, u_<support>, force_<support>); and, if gnuplot is there,
@@ -60,6 +93,13 @@ namespace vibroimpact::studies
   void write_support_statistics(const std::filesystem::path &folder, const model::StructuralModel &model,
                                 const integrators::ResponseHistory   &history,
                                 const std::vector<SupportStatistics> &statistics, bool plots = true);
+  // The same but support_forces.csv (an accumulator with a folder wrote it as the rows came).
+  // The plots are drawn while the caller goes on: wait() for them (or let them be destroyed)
+  // before the folder is committed.
+  std::vector<io::GnuplotRun> write_support_summaries(const std::filesystem::path         &folder,
+                                                      const model::StructuralModel         &model,
+                                                      const std::vector<SupportStatistics> &statistics,
+                                                      bool                                  plots = true);
 
   // statistics.csv's table as the group /statistics of an HDF5 file (its columns as datasets).
   void write_statistics_hdf5(io::Hdf5Records &file, const std::vector<SupportStatistics> &statistics);
