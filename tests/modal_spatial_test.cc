@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+
 #include <cmath>
 
 #include "../source/integrators/modal_supports.h"
@@ -22,36 +24,19 @@ using model::SpatialSupport;
 
 namespace
 {
-  model::SparseRowVector pick(const Eigen::Index n, const int dof)
-  {
-    model::SparseRowVector row(n);
-    row.insert(dof) = 1.0;
-    return row;
-  }
-
-  model::SparseMatrix diagonal(const Eigen::VectorXd &d)
-  {
-    model::SparseMatrix m(d.size(), d.size());
-    for (Eigen::Index i = 0; i < d.size(); ++i)
-      if (d[i] != 0.0)
-        m.insert(i, i) = d[i];
-    m.makeCompressed();
-    return m;
-  }
-
   // A point mass m with DoFs (r1, r2) on an isotropic spring k, one support of clearance c.
   model::StructuralModel point_mass(const double m, const double k, const double c, const SpatialSupport::Shape shape,
                                     const double mu, const double e = 0.0)
   {
     model::StructuralModel mdl;
-    mdl.mass      = diagonal(Eigen::Vector2d(m, m));
-    mdl.stiffness = diagonal(Eigen::Vector2d(k, k));
+    mdl.mass      = test_cases::diagonal_matrix(Eigen::Vector2d(m, m));
+    mdl.stiffness = test_cases::diagonal_matrix(Eigen::Vector2d(k, k));
     mdl.damping   = model::SparseMatrix(2, 2);
     mdl.dof_kinds.assign(2, model::DofKind::lumped);
     SpatialSupport s;
     s.name       = "hole";
     s.shape      = shape;
-    s.transverse = {pick(2, 0), pick(2, 1)};
+    s.transverse = {test_cases::unit_row(2, 0), test_cases::unit_row(2, 1)};
     s.clearance  = c;
     if (shape == SpatialSupport::Shape::polygonal) // a flat bar: walls at r1 = ±c
       s.sides = {{{{1, 0}}, c}, {{{-1, 0}}, c}};
@@ -339,15 +324,15 @@ TEST(ModalUdwadiaKalabaSpatial, AnnularInOnePlaneEqualsThePlanarTwoStopModel)
   spatial.initial_velocity[0] = 3.0;
   add_load(spatial, Eigen::Vector2d(1.5, 0.0), 2.0);
   model::StructuralModel planar;
-  planar.mass      = diagonal(Eigen::VectorXd::Constant(1, m));
-  planar.stiffness = diagonal(Eigen::VectorXd::Constant(1, k));
+  planar.mass      = test_cases::diagonal_matrix(Eigen::VectorXd::Constant(1, m));
+  planar.stiffness = test_cases::diagonal_matrix(Eigen::VectorXd::Constant(1, k));
   planar.damping   = model::SparseMatrix(1, 1);
   planar.dof_kinds = {model::DofKind::lumped};
   for (const double side : {-1.0, 1.0})
     {
       model::Contact contact;
       contact.name = side < 0 ? "upper" : "lower";
-      contact.row  = pick(1, 0) * side;
+      contact.row  = test_cases::unit_row(1, 0) * side;
       contact.gap0 = c;
       planar.contacts.push_back(contact);
     }

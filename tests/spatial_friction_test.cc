@@ -13,7 +13,10 @@
 
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+
 #include <cmath>
+#include <set>
 
 using namespace vibroimpact;
 using integrators::MoreauJean;
@@ -24,23 +27,6 @@ using model::SpatialSupport;
 
 namespace
 {
-  model::SparseRowVector pick(const Eigen::Index n, const int dof)
-  {
-    model::SparseRowVector row(n);
-    row.insert(dof) = 1.0;
-    return row;
-  }
-
-  model::SparseMatrix diagonal(const Eigen::VectorXd &d)
-  {
-    model::SparseMatrix m(d.size(), d.size());
-    for (Eigen::Index i = 0; i < d.size(); ++i)
-      if (d[i] != 0.0)
-        m.insert(i, i) = d[i];
-    m.makeCompressed();
-    return m;
-  }
-
   // A point mass with n_dofs = 2 (r1, r2) or 4 (r1, r2, x, θ; axial and twist inertia m and J),
   // an isotropic transverse spring k, and one support at the point.
   struct PointMass
@@ -56,16 +42,16 @@ namespace
       stiffness[0] = stiffness[1] = k;
       if (n_dofs == 4)
         mass[3] = J;
-      mdl.mass      = diagonal(mass);
-      mdl.stiffness = diagonal(stiffness);
+      mdl.mass      = test_cases::diagonal_matrix(mass);
+      mdl.stiffness = test_cases::diagonal_matrix(stiffness);
       mdl.damping   = model::SparseMatrix(n_dofs, n_dofs);
       mdl.dof_kinds.assign(n_dofs, model::DofKind::lumped);
       SpatialSupport s;
       s.name       = "hole";
       s.shape      = shape;
-      s.transverse = {{pick(n_dofs, 0), pick(n_dofs, 1)}};
+      s.transverse = {{test_cases::unit_row(n_dofs, 0), test_cases::unit_row(n_dofs, 1)}};
       if (n_dofs == 4)
-        s.axial = pick(n_dofs, 2), s.twist = pick(n_dofs, 3), s.outer_radius = R;
+        s.axial = test_cases::unit_row(n_dofs, 2), s.twist = test_cases::unit_row(n_dofs, 3), s.outer_radius = R;
       s.clearance = c;
       if (shape == SpatialSupport::Shape::polygonal) // a flat bar: walls at r1 = ±c
         s.sides = {{{{1, 0}}, c}, {{{-1, 0}}, c}};
@@ -315,15 +301,15 @@ TEST(SpatialFriction, FrictionlessAnnularInOnePlaneEqualsThePlanarTwoStopModel)
   auto            spatial           = p.model(SpatialSupport::Shape::annular, 0.0, e);
   spatial.initial_velocity[0]       = 3.0;
   model::StructuralModel planar;
-  planar.mass      = diagonal(Eigen::VectorXd::Constant(1, p.m));
-  planar.stiffness = diagonal(Eigen::VectorXd::Constant(1, p.k));
+  planar.mass      = test_cases::diagonal_matrix(Eigen::VectorXd::Constant(1, p.m));
+  planar.stiffness = test_cases::diagonal_matrix(Eigen::VectorXd::Constant(1, p.k));
   planar.damping   = model::SparseMatrix(1, 1);
   planar.dof_kinds = {model::DofKind::lumped};
   for (const double side : {-1.0, 1.0})
     {
       model::Contact contact;
       contact.name        = side < 0 ? "upper" : "lower";
-      contact.row         = pick(1, 0) * side;
+      contact.row         = test_cases::unit_row(1, 0) * side;
       contact.gap0        = p.c;
       contact.restitution = e;
       planar.contacts.push_back(contact);
@@ -430,15 +416,19 @@ TEST(SpatialFriction, StuckContactReportsItsSticking)
 }
 
 // Every solver that does not declare spatial supports refuses them in one line, and so does the
-// continuation's period map; moreau-jean takes them.
+// continuation's period map; moreau-jean and the modal penalty and U–K solvers take them (U–K
+// refuses friction in its own check).
 TEST(SpatialFriction, SolversWithoutSpatialSupportsRefuseThem)
 {
   const PointMass p;
   const auto      mdl = whirl(p, 0.3, 2.0);
+  const std::set<std::string> taking{"moreau-jean", "modal-penalty", "modal-uk"};
+  unsigned int                refusing = 0;
   for (const auto &name : integrators::SolverRegistry::names())
     {
       const auto solver = integrators::SolverRegistry::create(name);
-      if (name == "moreau-jean")
+      refusing += taking.count(name) == 0 ? 1 : 0;
+      if (taking.count(name) > 0)
         EXPECT_NO_THROW(integrators::check_spatial_supports(*solver, mdl, "case.prm"));
       else
         {
@@ -456,6 +446,9 @@ TEST(SpatialFriction, SolversWithoutSpatialSupportsRefuseThem)
     }
   for (const auto &name : {"modal-cor", "wave-modes", "modal-uk", "modal-penalty"})
     EXPECT_TRUE(integrators::SolverRegistry::contains(name)) << name;
+  EXPECT_GE(refusing, 2u); // modal-cor and wave-modes at least
+  for (const auto &name : taking)
+    EXPECT_TRUE(integrators::SolverRegistry::create(name)->takes_spatial_supports()) << name;
   periodic::ContinuationCase continuation;
   continuation.filename = "case.prm";
   const MoreauJeanSettings mj;
@@ -509,7 +502,7 @@ TEST(SpatialFriction, PlanarContactJoinsTheFrictionProblemAsAFrictionlessOne)
   mdl.spatial_supports[0].axial = model::SparseRowVector(4); // no axial friction: a 2-D problem
   mdl.initial_displacement[0]   = p.c;
   model::Contact stop;
-  stop.name = "axial stop", stop.row = pick(4, 2), stop.gap0 = 0.0, stop.restitution = 0.0; // g = x >= 0
+  stop.name = "axial stop", stop.row = test_cases::unit_row(4, 2), stop.gap0 = 0.0, stop.restitution = 0.0; // g = x >= 0
   mdl.contacts.push_back(stop);
   add_constant_load(mdl, Eigen::Vector4d(P, T, -Q, 0.0));
   MoreauJean osi(mdl, settings(h));

@@ -18,6 +18,25 @@ namespace vibroimpact::test_cases
 {
   // A case file read as the program reads it (all sections declared), with overrides.
   using LoadedCase = studies::CaseFile;
+  // A row of n entries that reads DoF `dof`: the kinematic rows of hand-built models.
+  inline model::SparseRowVector unit_row(const Eigen::Index n, const int dof)
+  {
+    model::SparseRowVector row(n);
+    row.insert(dof) = 1.0;
+    return row;
+  }
+
+  // A diagonal sparse matrix (lumped masses and springs of hand-built models).
+  inline model::SparseMatrix diagonal_matrix(const Eigen::VectorXd &d)
+  {
+    model::SparseMatrix m(d.size(), d.size());
+    for (Eigen::Index i = 0; i < d.size(); ++i)
+      if (d[i] != 0.0)
+        m.insert(i, i) = d[i];
+    m.makeCompressed();
+    return m;
+  }
+
   inline LoadedCase load_case(const std::string &path, const std::vector<std::string> &overrides = {})
   {
     return studies::read_case_file(path, overrides);

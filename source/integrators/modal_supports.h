@@ -60,18 +60,8 @@ namespace vibroimpact::integrators
       return {{rows.row(0).dot(q) - support.centre[0], rows.row(1).dot(q) - support.centre[1]}};
     }
 
-    // The frame of a wall with outward normal ν, as model::contact_frames builds it.
-    FrameRows frame(const std::array<double, 2> &nu) const
-    {
-      FrameRows c = FrameRows::Zero();
-      c(0, 0) = -nu[0], c(0, 1) = -nu[1];
-      c(1, 0) = -nu[1], c(1, 1) = nu[0];
-      if (support.twist.nonZeros() > 0)
-        c(1, 3) = support.outer_radius;
-      if (support.axial.nonZeros() > 0)
-        c(2, 2) = 1.0;
-      return c;
-    }
+    // The frame of a wall with outward normal ν: model::frame_coefficients, the one statement of it.
+    FrameRows frame(const std::array<double, 2> &nu) const { return model::frame_coefficients(support, nu); }
 
     // Candidate k's gap and frame at the relative position r (annular: k = 0, ν along r, and
     // ν = e1 at r = 0 as model::contact_frames).
