@@ -64,9 +64,14 @@ namespace vibroimpact::app
     for (const auto &warning : setup.warnings)
       std::cerr << "warning: " << warning << "\n";
     if (!options.quiet)
-      std::printf("%s: %u DoFs, %u elements, %zu contacts, %s to t = %g\n", setup.model.name.c_str(),
-                  unsigned(setup.model.n_dofs()), setup.model.n_elements, setup.model.contacts.size(),
-                  setup.solver->name().c_str(), setup.control.final_time);
+      {
+        // Supports in space are not expanded into contacts: counted apart, as users declared them.
+        const auto  n_spatial = setup.model.spatial_supports.size();
+        std::string supports  = n_spatial > 0 ? ", " + std::to_string(n_spatial) + " supports in space" : "";
+        std::printf("%s: %u DoFs, %u elements, %zu contacts%s, %s to t = %g\n", setup.model.name.c_str(),
+                    unsigned(setup.model.n_dofs()), setup.model.n_elements, setup.model.contacts.size(),
+                    supports.c_str(), setup.solver->name().c_str(), setup.control.final_time);
+      }
 
     io::OutputFolder out(destination, "simulate");
     const auto       result = studies::run_simulation(std::move(setup), out.staging());
