@@ -3,6 +3,8 @@
 // Coulomb law on every answer.
 #include <vibroimpact/contact/friction_contact_solver.h>
 
+#include "siconos_attempt.h"
+
 #include <FrictionContactProblem.h>
 #include <Friction_cst.h>
 #include <NonSmoothDrivers.h>
@@ -39,25 +41,6 @@ namespace vibroimpact::contact
       return p;
     }
 
-    // Owns the Siconos objects of one attempt: a copied dense matrix (NM_create, so that NM_free
-    // frees what Siconos allocated) and the options; the problem itself lives on the stack, so
-    // frictionContactProblem_free (which would free q and μ too) is never called.
-    struct Attempt
-    {
-      NumericsMatrix *matrix  = nullptr;
-      SolverOptions  *options = nullptr;
-      ~Attempt()
-      {
-        if (matrix)
-          NM_free(matrix);
-        if (options)
-          {
-            solver_options_delete(options);
-            std::free(options);
-          }
-      }
-    };
-
     struct AttemptResult
     {
       int    info          = 1;
@@ -81,7 +64,7 @@ namespace vibroimpact::contact
                           Eigen::VectorXd &mu, Eigen::VectorXd &r, Eigen::VectorXd &u, const double tolerance)
     {
       const int n = static_cast<int>(q.size());
-      Attempt   a;
+      SiconosAttempt   a;
       a.matrix = NM_create(NM_DENSE, n, n);
       std::copy(W.data(), W.data() + static_cast<std::size_t>(n) * n, a.matrix->matrix0); // column-major both
 

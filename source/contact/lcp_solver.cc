@@ -2,6 +2,8 @@
 // one call, with the algorithm names of the case file.
 #include <vibroimpact/contact/lcp_solver.h>
 
+#include "siconos_attempt.h"
+
 #include <LCP_Solvers.h>
 #include <LinearComplementarityProblem.h>
 #include <NonSmoothDrivers.h>
@@ -54,25 +56,6 @@ namespace vibroimpact::contact
       return SICONOS_LCP_LEMKE;
     }
 
-    // Owns the Siconos objects of one attempt. The matrix is allocated by NM_create (so NM_free
-    // frees memory Siconos owns: NM_create_from_data would not copy), and the options are
-    // created per attempt: lcp_enum keeps work buffers sized for one problem in its options.
-    struct Attempt
-    {
-      NumericsMatrix *matrix  = nullptr;
-      SolverOptions  *options = nullptr;
-      ~Attempt()
-      {
-        if (matrix)
-          NM_free(matrix);
-        if (options)
-          {
-            solver_options_delete(options); // frees the contents only
-            std::free(options);
-          }
-      }
-    };
-
     struct AttemptResult
     {
       int    info  = 1;
@@ -88,7 +71,7 @@ namespace vibroimpact::contact
                           const double           tolerance)
     {
       const int n = static_cast<int>(q.size());
-      Attempt   a;
+      SiconosAttempt   a;
       a.matrix = NM_create(NM_DENSE, n, n);
       // Eigen's default storage is column-major, as is matrix0.
       std::copy(M.data(), M.data() + static_cast<std::size_t>(n) * n, a.matrix->matrix0);
