@@ -2,6 +2,8 @@
 // why, and creates no output folder.
 #include <gtest/gtest.h>
 
+#include "cli_case_fixture.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -34,71 +36,12 @@ subsection Probe midspan
 end
 )";
 
-  struct RunResult
-  {
-    int         exit_code = -1;
-    std::string error;
-  };
-
-  class BadInput : public ::testing::Test
+  class BadInput : public vibroimpact::test_cases::CliCaseFixture
   {
   protected:
-    void SetUp() override
-    {
-      directory_ = fs::temp_directory_path() /
-                   ("vibroimpact-bad-input-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-      fs::remove_all(directory_);
-      fs::create_directories(directory_);
-    }
-    void TearDown() override { fs::remove_all(directory_); }
-
-    std::string write_case(const std::string &text, const std::string &name = "case.prm")
-    {
-      std::ofstream(directory_ / name) << text;
-      return (directory_ / name).string();
-    }
-
-    fs::path output() const { return directory_ / "out"; }
-
-    RunResult run_cli(const std::string &arguments)
-    {
-      const fs::path    err = directory_ / "stderr.txt";
-      const std::string command =
-        std::string(VIBROIMPACT_CLI) + " " + arguments + " -q -o " + output().string() + " > /dev/null 2> " + err.string();
-      const int status = std::system(command.c_str());
-      RunResult       result;
-      result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      std::ifstream in(err);
-      std::stringstream buffer;
-      buffer << in.rdbuf();
-      result.error = buffer.str();
-      return result;
-    }
-
-    // Exit 2, one line naming the file and the parameter, no output folder.
-    void expect_rejected(const std::string &case_text, const std::string &parameter, const std::string &reason_part,
-                         const std::string &extra = "")
-    {
-      const auto file   = write_case(case_text);
-      const auto result = run_cli("modes " + file + " " + extra);
-      EXPECT_EQ(result.exit_code, 2) << result.error;
-      EXPECT_NE(result.error.find("case.prm"), std::string::npos) << result.error;
-      EXPECT_NE(result.error.find(parameter), std::string::npos) << result.error;
-      EXPECT_NE(result.error.find(reason_part), std::string::npos) << result.error;
-      EXPECT_EQ(std::count(result.error.begin(), result.error.end(), '\n'), 1) << result.error;
-      EXPECT_FALSE(fs::exists(output())) << "an output folder was created";
-      for (const auto &entry : fs::directory_iterator(directory_))
-        EXPECT_EQ(entry.path().filename().string().find(".out.partial"), std::string::npos);
-    }
-
-    static std::string replace(std::string text, const std::string &from, const std::string &to)
-    {
-      const auto at = text.find(from);
-      EXPECT_NE(at, std::string::npos) << from;
-      return text.replace(at, from.size(), to);
-    }
-
-    fs::path directory_;
+    BadInput()
+      : CliCaseFixture("vibroimpact-bad-input-")
+    {}
   };
 } // namespace
 

@@ -2,6 +2,8 @@
 // the file, the entry and the reason, and writes nothing (tests/bad_input_test.cc's rules).
 #include <gtest/gtest.h>
 
+#include "cli_case_fixture.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -47,53 +49,15 @@ subsection Body beam
 end
 )";
 
-  class TubeBadInput : public ::testing::Test
+  class TubeBadInput : public vibroimpact::test_cases::CliCaseFixture
   {
   protected:
-    void SetUp() override
-    {
-      directory_ = fs::temp_directory_path() /
-                   ("vibroimpact-tube-bad-input-" +
-                    std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-      fs::remove_all(directory_);
-      fs::create_directories(directory_);
-    }
-    void TearDown() override { fs::remove_all(directory_); }
+    TubeBadInput()
+      : CliCaseFixture("vibroimpact-tube-bad-input-")
+    {}
 
-    // Runs a verb on the case text; returns the exit code and what it wrote on stderr.
-    std::pair<int, std::string> run(const std::string &verb, const std::string &text, const std::string &extra = "")
-    {
-      std::ofstream(directory_ / "case.prm") << text;
-      const fs::path    err     = directory_ / "stderr.txt";
-      const std::string command = std::string(VIBROIMPACT_CLI) + " " + verb + " " + (directory_ / "case.prm").string() +
-                                  " " + extra + " -q -o " + (directory_ / "out").string() + " > /dev/null 2> " +
-                                  err.string();
-      const int         status = std::system(command.c_str());
-      std::stringstream buffer;
-      buffer << std::ifstream(err).rdbuf();
-      return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, buffer.str()};
-    }
-
-    void expect_rejected(const std::string &text, const std::string &parameter, const std::string &reason,
-                         const std::string &verb = "modes", const std::string &extra = "")
-    {
-      const auto [code, error] = run(verb, text, extra);
-      EXPECT_EQ(code, 2) << error;
-      EXPECT_NE(error.find("case.prm"), std::string::npos) << error;
-      EXPECT_NE(error.find(parameter), std::string::npos) << error;
-      EXPECT_NE(error.find(reason), std::string::npos) << error;
-      EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
-      EXPECT_FALSE(fs::exists(directory_ / "out")) << "an output folder was created";
-    }
-
-    static std::string replace(std::string text, const std::string &from, const std::string &to)
-    {
-      const auto at = text.find(from);
-      EXPECT_NE(at, std::string::npos) << from;
-      return text.replace(at, from.size(), to);
-    }
-
-    fs::path directory_;
+    // Runs a verb on the case text: its exit code and what it wrote on stderr.
+    vibroimpact::test_cases::RunResult run(const std::string &verb, const std::string &text) { return run_cli(verb + " " + write_case(text)); }
   };
 } // namespace
 
@@ -190,7 +154,7 @@ TEST_F(TubeBadInput, WaveModesRefuseTubes)
                                    "  set Shape = annular\n  set Clearance = 1e-3\n  set Friction coefficient = 0.3\n"
                                    "  set Wear sectors = 8\nend\n",
                                    "");
-  expect_rejected(no_supports, "Body tube/Type", "a tube", "simulate", "-s Simulation/Solver=wave-modes");
+  expect_rejected(no_supports, "Body tube/Type", "a tube", "-s Simulation/Solver=wave-modes", "simulate");
 }
 
 TEST_F(TubeBadInput, InitialStateOutsideTheHole)
