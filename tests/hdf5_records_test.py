@@ -17,7 +17,7 @@ from vtk.util.numpy_support import vtk_to_numpy
 
 program, case, work = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 shutil.rmtree(work, ignore_errors=True)
-# 15 ms of the six-support tube: 1500 rows, the first impacts (at 9 ms), six frames.
+# 15 ms of a six-support case: 1500 rows, the first impacts (at 8-9 ms), six frames.
 short = ["-s", "Simulation/Final time=0.015", "-s", "Simulation/Frame interval=3e-3"]
 for fmt in ("csv", "hdf5"):
     subprocess.run([program, "simulate", case, "-q", "-o", str(work / fmt), "-s", f"Simulation/Output format={fmt}"]
@@ -49,7 +49,7 @@ def same_column(stored, cells, where):
 
 
 with h5py.File(work / "hdf5" / "records.h5", "r") as records:
-    for table in ("history", "events", "statistics"):
+    for table in [t for t in ("history", "events", "statistics") if (work / "csv" / f"{t}.csv").exists()]:
         names, columns = read_csv(work / "csv" / f"{table}.csv")
         check(sorted(records[table].keys()) == sorted(names), f"{table}: datasets {sorted(records[table].keys())}")
         for name, cells in zip(names, columns):

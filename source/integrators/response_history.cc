@@ -294,51 +294,80 @@ namespace vibroimpact::integrators
       csv.write_row(history.row(k));
   }
 
+  namespace
+  {
+    // events.csv's table, the one rule for both writers: the planar contacts' events and, when
+    // the model has supports in space, theirs merged in time order with an angle column (where
+    // on the wall; NaN for a planar contact).
+    struct EventTable
+    {
+      std::vector<double>      time, pre_velocity, post_velocity, impulse, angle;
+      std::vector<std::string> contact, kind;
+      bool                     with_angle = false;
+    };
+
+    EventTable event_table(const ResponseHistory &history)
+    {
+      struct Row
+      {
+        double       time;
+        std::string  contact;
+        std::string  kind;
+        double       pre, post, impulse, angle;
+      };
+      std::vector<Row> rows;
+      for (const auto &e : history.events())
+        rows.push_back({e.time, history.contact_names().at(e.contact), to_string(e.kind), e.pre_velocity,
+                        e.post_velocity, e.impulse, std::numeric_limits<double>::quiet_NaN()});
+      for (const auto &e : history.support_events())
+        rows.push_back({e.time, history.support_names().at(e.support), to_string(e.kind), e.pre_velocity,
+                        e.post_velocity, e.impulse, e.angle});
+      std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) { return a.time < b.time; });
+      EventTable table;
+      table.with_angle = !history.support_names().empty();
+      for (const auto &r : rows)
+        {
+          table.time.push_back(r.time);
+          table.contact.push_back(r.contact);
+          table.kind.push_back(r.kind);
+          table.pre_velocity.push_back(r.pre);
+          table.post_velocity.push_back(r.post);
+          table.impulse.push_back(r.impulse);
+          table.angle.push_back(r.angle);
+        }
+      return table;
+    }
+  } // namespace
+
   void write_events_csv(const std::filesystem::path &file, const ResponseHistory &history)
   {
-    const auto &f = io::CsvWriter::format;
-    if (history.support_names().empty())
+    const auto &f     = io::CsvWriter::format;
+    const auto  table = event_table(history);
+    std::vector<std::string> columns{"time", "contact", "kind", "pre_velocity", "post_velocity", "impulse"};
+    if (table.with_angle)
+      columns.push_back("angle");
+    io::CsvWriter csv(file, columns);
+    for (std::size_t k = 0; k < table.time.size(); ++k)
       {
-        io::CsvWriter csv(file, {"time", "contact", "kind", "pre_velocity", "post_velocity", "impulse"});
-        for (const auto &e : history.events())
-          csv.write_cells({f(e.time), history.contact_names().at(e.contact), to_string(e.kind), f(e.pre_velocity),
-                           f(e.post_velocity), f(e.impulse)});
-        return;
+        std::vector<std::string> cells{f(table.time[k]),         table.contact[k],     table.kind[k],
+                                       f(table.pre_velocity[k]), f(table.post_velocity[k]), f(table.impulse[k])};
+        if (table.with_angle)
+          cells.push_back(f(table.angle[k]));
+        csv.write_cells(cells);
       }
-    // Planar and spatial events merged in time order, each with its angle (planar: NaN).
-    std::vector<std::pair<double, std::vector<std::string>>> rows;
-    for (const auto &e : history.events())
-      rows.push_back({e.time, {f(e.time), history.contact_names().at(e.contact), to_string(e.kind), f(e.pre_velocity),
-                               f(e.post_velocity), f(e.impulse), f(std::numeric_limits<double>::quiet_NaN())}});
-    for (const auto &e : history.support_events())
-      rows.push_back({e.time, {f(e.time), history.support_names().at(e.support), to_string(e.kind), f(e.pre_velocity),
-                               f(e.post_velocity), f(e.impulse), f(e.angle)}});
-    std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    io::CsvWriter csv(file, {"time", "contact", "kind", "pre_velocity", "post_velocity", "impulse", "angle"});
-    for (const auto &row : rows)
-      csv.write_cells(row.second);
   }
 
   void write_events_hdf5(io::Hdf5Records &file, const ResponseHistory &history)
   {
-    const auto              &events = history.events();
-    std::vector<std::string> contact, kind;
-    std::vector<double>      time, pre, post, impulse;
-    for (const auto &e : events)
-      {
-        time.push_back(e.time);
-        contact.push_back(history.contact_names().at(e.contact));
-        kind.push_back(to_string(e.kind));
-        pre.push_back(e.pre_velocity);
-        post.push_back(e.post_velocity);
-        impulse.push_back(e.impulse);
-      }
-    file.write_column("events", "time", time);
-    file.write_column("events", "contact", contact);
-    file.write_column("events", "kind", kind);
-    file.write_column("events", "pre_velocity", pre);
-    file.write_column("events", "post_velocity", post);
-    file.write_column("events", "impulse", impulse);
+    const auto table = event_table(history);
+    file.write_column("events", "time", table.time);
+    file.write_column("events", "contact", table.contact);
+    file.write_column("events", "kind", table.kind);
+    file.write_column("events", "pre_velocity", table.pre_velocity);
+    file.write_column("events", "post_velocity", table.post_velocity);
+    file.write_column("events", "impulse", table.impulse);
+    if (table.with_angle)
+      file.write_column("events", "angle", table.angle);
   }
 
   double RunSummary::counter(const std::string &name) const
