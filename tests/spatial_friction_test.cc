@@ -10,6 +10,7 @@
 #include <vibroimpact/periodic/continuation_parameters.h>
 #include <vibroimpact/periodic/flow_map.h>
 #include <vibroimpact/periodic/flow_map_registry.h>
+#include <vibroimpact/studies/convergence.h>
 
 #include <gtest/gtest.h>
 
@@ -519,4 +520,28 @@ TEST(SpatialFriction, PlanarContactJoinsTheFrictionProblemAsAFrictionlessOne)
       EXPECT_NEAR(r.spatial[0].tangential_impulse[0], -T * h, 1e-12) << k;
     }
   EXPECT_LT(state.u.cwiseAbs().tail(3).maxCoeff(), 1e-14);
+}
+
+// `converge` quantities name a support in space as a contact: a mass on k = m = 1 thrown at
+// v0 = 2 from the centre of a flat bar of clearance 1 meets the wall at sin t = 1/2 (t = π/6) with
+// U⁻ = 2 cos(π/6) = √3 and stops there (e = 0, impulse √3), then the spring pulls it off.
+TEST(SpatialFriction, ConvergenceQuantitiesReadTheImpactsAndImpulseOfASupportInSpace)
+{
+  const PointMass p;
+  auto            mdl        = p.model(SpatialSupport::Shape::polygonal, 0.0);
+  mdl.initial_velocity[0]    = 2.0;
+  const double h             = 1e-4;
+  auto         solver        = integrators::SolverRegistry::create("moreau-jean");
+  solver->set_time_step(h);
+  integrators::RunControl control;
+  control.final_time      = 1.0;
+  control.output_interval = 1e-3;
+  const auto history      = integrators::run_to_history(*solver, mdl, control);
+  const auto value        = [&](const std::string &q) { return studies::ResponseQuantity(q).evaluate(history, nullptr, 1.0); };
+  EXPECT_NEAR(value("impact time(1, hole)"), M_PI / 6, h);
+  EXPECT_NEAR(value("impact impulse(1, hole)"), std::sqrt(3.0), 1e-3);
+  EXPECT_NEAR(value("impulse(hole, 0, 1)"), std::sqrt(3.0), 1e-3);
+  EXPECT_EQ(value("impacts(0, 1, hole)"), 1.0);
+  EXPECT_NEAR(value("impact time(1)"), M_PI / 6, h); // the impacts of every contact include it
+  EXPECT_THROW(value("impact time(1, nowhere)"), std::invalid_argument);
 }

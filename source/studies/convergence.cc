@@ -45,13 +45,20 @@ namespace vibroimpact::studies
       return static_cast<unsigned int>(k);
     }
 
+    // A contact's index: a planar contact's in contact_names(), a support in space's after them
+    // (n_contacts + its index in support_names()), so that every quantity naming a contact takes
+    // either.
     int contact_index(const integrators::ResponseHistory &h, const std::string &name)
     {
       const auto &names = h.contact_names();
       const auto  it    = std::find(names.begin(), names.end(), name);
-      if (it == names.end())
+      if (it != names.end())
+        return static_cast<int>(it - names.begin());
+      const auto &supports = h.support_names();
+      const auto  in_space = std::find(supports.begin(), supports.end(), name);
+      if (in_space == supports.end())
         throw std::invalid_argument("the case has no contact named '" + name + "'");
-      return static_cast<int>(it - names.begin());
+      return static_cast<int>(names.size() + (in_space - supports.begin()));
     }
 
     using Arguments = std::vector<std::string>;
@@ -63,13 +70,28 @@ namespace vibroimpact::studies
                                        args.size() > first + 1 ? to_number(args[first + 1], "t1") : final_time};
     }
 
-    // The impacts at one contact (contact < 0: at all of them), in time order.
+    // The impacts at one contact (contact < 0: at all of them, planar and in space), in time order;
+    // a support in space's carry its contact_index().
     std::vector<integrators::ContactEvent> impacts_of(const integrators::ResponseHistory &h, const int contact)
     {
       std::vector<integrators::ContactEvent> out;
       for (const auto &e : h.impacts())
         if (contact < 0 || static_cast<int>(e.contact) == contact)
           out.push_back(e);
+      const auto n_planar = static_cast<unsigned int>(h.contact_names().size());
+      for (const auto &e : h.support_events())
+        if (e.kind == integrators::ContactEvent::Kind::impact &&
+            (contact < 0 || static_cast<int>(n_planar + e.support) == contact))
+          {
+            integrators::ContactEvent impact;
+            impact.time          = e.time;
+            impact.contact       = n_planar + e.support;
+            impact.pre_velocity  = e.pre_velocity;
+            impact.post_velocity = e.post_velocity;
+            impact.impulse       = e.impulse;
+            out.push_back(impact);
+          }
+      std::stable_sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.time < b.time; });
       return out;
     }
 
@@ -122,10 +144,12 @@ namespace vibroimpact::studies
     double contact_force(const integrators::ResponseHistory &h, const std::string &kind, const Arguments &args,
                          const std::vector<double> &times, const double final_time)
     {
-      const std::string name = h.contact_names().at(contact_index(h, args[0]));
-      const auto [t0, t1]    = window(args, 1, final_time);
-      const auto impulse     = h.column("impulse_" + name);
-      const auto force       = h.column("force_" + name);
+      const auto  index    = static_cast<std::size_t>(contact_index(h, args[0]));
+      const bool  planar   = index < h.contact_names().size();
+      const auto &name     = planar ? h.contact_names()[index] : h.support_names()[index - h.contact_names().size()];
+      const auto [t0, t1]  = window(args, 1, final_time);
+      const auto  impulse  = h.column((planar ? "impulse_" : "normal_impulse_") + name);
+      const auto  force    = h.column((planar ? "force_" : "normal_force_") + name);
       double     total = 0, peak = -std::numeric_limits<double>::infinity();
       for (std::size_t k = 0; k < times.size(); ++k)
         if (times[k] > t0 && times[k] <= t1)
@@ -214,7 +238,8 @@ namespace vibroimpact::studies
           "Response quantities, separated by ';', each optionally '= exact value': impact time(k[, contact]), "
           "impact impulse(k[, contact]), contact duration(k[, contact]), impulse(contact, t0, t1), peak "
           "force(contact, t0, t1), mean force(contact, t0, t1), impacts(t0, t1[, contact]), final energy, "
-          "rms(column[, t0, t1]), max(column[, t0, t1]), L2(column).",
+          "rms(column[, t0, t1]), max(column[, t0, t1]), L2(column). A contact is a planar one or a support in space "
+          "(its normal impulse and force; max(wear_work_<support>) is its wear work to t1).",
           ';');
     s.add("Reference run", c.reference_run,
           "A run (subsection Run <name>) whose response the cycles are measured against; empty: each quantity's "
