@@ -336,12 +336,13 @@ namespace vibroimpact::studies
     std::ostringstream gp;
     gp << "set terminal pngcairo noenhanced size " << 400 * columns << "," << 400 * rows
        << "\nset output 'support_orbits.png'\nset datafile separator ','\nset size ratio -1\n"
+       << "set xtics rotate by 45 right\n"
        << "set multiplot layout " << rows << "," << columns << "\n";
     for (const auto &support : supports)
       {
         gp << "unset object\nunset arrow\n"
            << contour(support, 1) << "set title " << io::gnuplot_quote("support " + support.name)
-           << "\nset xlabel 'r1'\nset ylabel 'r2'\nplot 'history.csv' using 'r1_" << support.name << "':'r2_"
+           << "\nset xlabel 'r1'\nset ylabel 'r2'\nplot 'support_orbits.csv' using 'r1_" << support.name << "':'r2_"
            << support.name << "' with lines lw 0.5 lc 'navy' notitle\n";
       }
     gp << "unset multiplot\n";

@@ -59,7 +59,7 @@ namespace vibroimpact::studies
   void write_wear_sectors(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics);
   // The same table as the group /wear_sectors.
   void write_wear_sectors_hdf5(io::Hdf5Records &file, const std::vector<SupportStatistics> &statistics);
-  // support_orbits.png from history.csv's r1_<s>, r2_<s>: a panel a support in space with its
+  // support_orbits.png from support_orbits.csv's r1_<s>, r2_<s>: a panel a support in space with its
   // clearance contour (the circle, or the polygon's sides) around the centre.
   io::GnuplotRun plot_support_orbits(const std::filesystem::path &folder, const model::StructuralModel &model);
 } // namespace vibroimpact::studies

@@ -234,6 +234,29 @@ namespace vibroimpact::studies
     };
   } // namespace
 
+  namespace
+  {
+    // support_orbits.csv (time, r1_<s>, r2_<s> of every support in space): every row, so that
+    // support_orbits.png reads a few columns, not history.csv (3 s of gnuplot on the six-support
+    // tube's 10⁴ rows), and is drawn with HDF5 records too.
+    std::vector<std::string> orbit_columns(const model::StructuralModel &model)
+    {
+      std::vector<std::string> names{"time"};
+      for (const auto &support : model.spatial_supports)
+        names.insert(names.end(), {"r1_" + support.name, "r2_" + support.name});
+      return names;
+    }
+
+    template <typename Tallies>
+    void write_orbit_row(io::CsvWriter &csv, const Tallies &spatial, const std::vector<double> &values)
+    {
+      std::vector<double> row{values[0]};
+      for (const auto &s : spatial)
+        row.insert(row.end(), {s.orbit(values, 0), s.orbit(values, 1)});
+      csv.write_row(row);
+    }
+  } // namespace
+
   // A support's running sums over the rows after the record's start (support_statistics()).
   struct SupportStatisticsAccumulator::Support
   {
@@ -257,6 +280,7 @@ namespace vibroimpact::studies
     std::vector<double>                  displacements; // this row's: a planar support's u, r1 and r2 in space
     std::unique_ptr<DisplacementSpool>   spool;
     std::unique_ptr<SupportForcesTable>  forces;
+    std::unique_ptr<io::CsvWriter>       orbits; // support_orbits.csv: the orbit plot's thin data
   };
 } // namespace vibroimpact::studies
 
@@ -333,6 +357,8 @@ namespace vibroimpact::studies
       st.displacements.size(), folder.empty() ? std::filesystem::path() : folder / ".support_displacements.spool");
     if (!folder.empty() && !model.supports.empty())
       st.forces = std::make_unique<SupportForcesTable>(folder / "support_forces.csv", model, columns);
+    if (!folder.empty() && !st.spatial.empty())
+      st.orbits = std::make_unique<io::CsvWriter>(folder / "support_orbits.csv", orbit_columns(model));
   }
 
   SupportStatisticsAccumulator::~SupportStatisticsAccumulator() = default;
@@ -374,6 +400,8 @@ namespace vibroimpact::studies
     const double t  = values[0];
     if (st.forces)
       st.forces->row(values);
+    if (st.orbits)
+      write_orbit_row(*st.orbits, st.spatial, values);
     if (st.rows == 0 && t < st.skip_time)
       return; // before the record's start
     for (auto &s : st.supports)
@@ -409,6 +437,9 @@ namespace vibroimpact::studies
     if (state_->forces)
       state_->forces->close();
     state_->forces.reset();
+    if (state_->orbits)
+      state_->orbits->close();
+    state_->orbits.reset();
   }
 
   std::vector<SupportStatistics> SupportStatisticsAccumulator::finish()
@@ -671,7 +702,7 @@ namespace vibroimpact::studies
     // The largest plots first: their data (support_forces.csv, history.csv) is complete already.
     if (plots && !statistics.empty() && !model.supports.empty())
       drawing.push_back(plot_support_forces(folder, model));
-    const bool orbits = any_in_space(statistics) && std::filesystem::exists(folder / "history.csv");
+    const bool orbits = any_in_space(statistics) && std::filesystem::exists(folder / "support_orbits.csv");
     if (plots && orbits)
       drawing.push_back(plot_support_orbits(folder, model));
     write_statistics_table(folder, statistics);
@@ -695,6 +726,24 @@ namespace vibroimpact::studies
   {
     if (!statistics.empty() && !model.supports.empty())
       write_support_forces(folder, model, history);
+    if (!model.spatial_supports.empty())
+      {
+        // support_orbits.csv from the rows held in memory, as a streamed run writes it.
+        io::CsvWriter            csv(folder / "support_orbits.csv", orbit_columns(model));
+        const auto               columns = history.columns();
+        std::vector<std::size_t> at;
+        for (const auto &name : orbit_columns(model))
+          at.push_back(column_index(columns, name));
+        for (std::size_t k = 0; k < history.n_rows(); ++k)
+          {
+            const auto         &values = history.row(k);
+            std::vector<double> row;
+            for (const auto c : at)
+              row.push_back(values[c]);
+            csv.write_row(row);
+          }
+        csv.close();
+      }
     for (auto &plot : write_support_summaries(folder, model, statistics, plots))
       plot.wait();
   }
