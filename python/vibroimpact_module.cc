@@ -23,6 +23,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <csignal>
 #include <memory>
 #include <optional>
@@ -153,6 +154,22 @@ namespace
     d["support"] = strings(names);
     for (int k = 0; k < 9; ++k)
       d[columns[k]] = doubles(v[k]);
+    // Supports in space: statistics.csv's appended columns (0 for planar stops).
+    if (std::none_of(statistics.begin(), statistics.end(), [](const auto &s) { return s.in_space; }))
+      return d;
+    using S = studies::SupportStatistics;
+    const std::pair<const char *, double S::*> spatial[] = {
+      {"mean_shock_duration", &S::mean_shock_duration},     {"mean_rebound_duration", &S::mean_rebound_duration},
+      {"mean_tangential_force", &S::mean_tangential_force}, {"rms_tangential_force", &S::rms_tangential_force},
+      {"peak_tangential_force", &S::peak_tangential_force}, {"friction_work", &S::friction_work},
+      {"wear_work", &S::wear_work},                         {"wear_work_rate", &S::wear_work_rate}};
+    for (const auto &[name, member] : spatial)
+      {
+        std::vector<double> column;
+        for (const auto &s : statistics)
+          column.push_back(s.*member);
+        d[name] = doubles(column);
+      }
     return d;
   }
 

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "point_mass_in_clearance.h"
 #include "test_support.h"
 
 #include <cmath>
@@ -28,52 +29,8 @@ using model::SpatialSupport;
 
 namespace
 {
-  // A point mass with n_dofs = 2 (r1, r2) or 4 (r1, r2, x, θ; axial and twist inertia m and J),
-  // an isotropic transverse spring k, and one support at the point.
-  struct PointMass
-  {
-    double m = 1.0, k = 1.0, c = 1.0, J = 0.0, R = 0.0;
-    int    n_dofs = 2;
-
-    model::StructuralModel model(const SpatialSupport::Shape shape, const double mu, const double e = 0.0) const
-    {
-      model::StructuralModel mdl;
-      Eigen::VectorXd        mass(n_dofs), stiffness = Eigen::VectorXd::Zero(n_dofs);
-      mass.setConstant(m);
-      stiffness[0] = stiffness[1] = k;
-      if (n_dofs == 4)
-        mass[3] = J;
-      mdl.mass      = test_cases::diagonal_matrix(mass);
-      mdl.stiffness = test_cases::diagonal_matrix(stiffness);
-      mdl.damping   = model::SparseMatrix(n_dofs, n_dofs);
-      mdl.dof_kinds.assign(n_dofs, model::DofKind::lumped);
-      SpatialSupport s;
-      s.name       = "hole";
-      s.shape      = shape;
-      s.transverse = {{test_cases::unit_row(n_dofs, 0), test_cases::unit_row(n_dofs, 1)}};
-      if (n_dofs == 4)
-        s.axial = test_cases::unit_row(n_dofs, 2), s.twist = test_cases::unit_row(n_dofs, 3), s.outer_radius = R;
-      s.clearance = c;
-      if (shape == SpatialSupport::Shape::polygonal) // a flat bar: walls at r1 = ±c
-        s.sides = {{{{1, 0}}, c}, {{{-1, 0}}, c}};
-      s.friction    = mu;
-      s.restitution = e;
-      mdl.spatial_supports.push_back(s);
-      mdl.initial_displacement = Eigen::VectorXd::Zero(n_dofs);
-      mdl.initial_velocity     = Eigen::VectorXd::Zero(n_dofs);
-      return mdl;
-    }
-  };
-
-  void add_constant_load(model::StructuralModel &mdl, const Eigen::VectorXd &f)
-  {
-    model::LoadTerm load;
-    load.name           = "push";
-    load.spatial        = f;
-    load.time.kind      = model::TimeFunction::Kind::constant;
-    load.time.amplitude = 1.0;
-    mdl.loads.push_back(load);
-  }
+  using test_cases::add_constant_load;
+  using test_cases::PointMass;
 
   MoreauJeanSettings settings(const double h)
   {

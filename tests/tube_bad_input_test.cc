@@ -88,6 +88,12 @@ TEST_F(TubeBadInput, WearSectorsThatDoNotDivideTheCircle)
                   "do not divide the circle");
 }
 
+TEST_F(TubeBadInput, SupportThicknessNotPositive)
+{
+  expect_rejected(replace(tube_case, "Wear sectors = 8", "Wear sectors = 8\n  set Support thickness = 0"),
+                  "Supports s/Support thickness", "positive");
+}
+
 TEST_F(TubeBadInput, PolygonNotClosed)
 {
   const auto polygon = replace(tube_case, "Shape = annular", "Shape = polygonal\n  set Side angles = 0, 120");

@@ -92,6 +92,10 @@ namespace vibroimpact::app
           std::printf("support %-10s impacts %lu (%.4g /s), contact %.3g %%, RMS force %.4g, peak %.4g, work rate %.4g\n",
                       s.name.c_str(), s.impacts, s.impact_rate, 100 * s.contact_fraction, s.rms_force, s.peak_force,
                       s.work_rate);
+        for (const auto &s : result.statistics)
+          if (s.in_space)
+            std::printf("support %-10s wear work rate %.4g W, friction work %.4g J (wear_sectors.csv by sector)\n",
+                        s.name.c_str(), s.wear_work_rate, s.friction_work);
         std::printf("wrote %s/{%s%s%s%s}\n", destination.c_str(),
                     result.hdf5_records ? "records.h5" : "history.csv, events.csv",
                     result.n_frames == 0 ? "" : result.hdf5_records ? ", solution.xdmf" : ", solution.pvd",

@@ -342,6 +342,8 @@ namespace vibroimpact::structure
             "Archard coefficient of the tube (volume per unit normal force and sliding distance).");
       s.add("Support wear coefficient", support.support_wear_coefficient, io::non_negative(),
             "Archard coefficient of the support.");
+      s.add("Support thickness", support.thickness, io::positive(),
+            "Axial width of the support plate (m), over which a sector's worn volume is spread for its wear depth.");
       if (!s.reading())
         return;
       if (centre.size() != 2)

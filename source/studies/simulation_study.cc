@@ -123,9 +123,9 @@ namespace vibroimpact::studies
                       const std::filesystem::path &folder)
       : columns_(columns.size())
     {
-      if (!setup.model.supports.empty())
+      if (!setup.model.supports.empty() || !setup.model.spatial_supports.empty())
         statistics = std::make_unique<SupportStatisticsAccumulator>(setup.model, columns, setup.statistics_start,
-                                                                    setup.psd_segment, folder);
+                                                                    setup.psd_segment, folder, setup.wear);
       if (!folder.empty())
         {
           if (setup.hdf5_records)
@@ -250,12 +250,14 @@ namespace vibroimpact::studies
     setup.filename         = c.filename;
     setup.statistics_start = c.statistics_start;
     setup.psd_segment      = c.psd_segment;
+    setup.wear             = wear_inputs(c.description);
     setup.hdf5_records     = c.hdf5_records;
     setup.keep_rows        = keep_rows;
     integrators::RunBounds bounds;
     bounds.rows_in_memory = keep_rows || output.empty();
     integrators::check_run(*setup.solver, setup.model, setup.control, c.filename, output, !output.empty(), bounds);
-    if (!setup.model.supports.empty() && !(c.statistics_start < setup.control.final_time))
+    const bool supports = !setup.model.supports.empty() || !setup.model.spatial_supports.empty();
+    if (supports && !(c.statistics_start < setup.control.final_time))
       throw io::InputError(c.filename, "Statistics/Start time", "must be before Simulation/Final time");
     // A response is not studied here: warn only where round-off reaches 1e-4 of ω₁ (the energy
     // of an impact-free run then jitters visibly: ±0.2 % at 10⁴ beam elements).

@@ -16,14 +16,55 @@ namespace vibroimpact::studies
 {
   namespace
   {
-    // The statistics an ensemble estimates, in the order of statistics.csv.
+    // The statistics an ensemble estimates, in the order of statistics.csv; with supports in space
+    // also theirs (0 for planar stops), as statistics.csv appends them.
     const std::vector<std::string> statistic_names{"impacts",    "impact_rate", "contact_fraction", "mean_force",
                                                    "rms_force",  "peak_force",  "impact_work",      "work_rate"};
+    const std::vector<std::string> spatial_names{"mean_shock_duration",   "mean_rebound_duration",
+                                                 "mean_tangential_force", "rms_tangential_force",
+                                                 "peak_tangential_force", "friction_work",
+                                                 "wear_work",             "wear_work_rate"};
 
-    std::vector<double> values_of(const SupportStatistics &s)
+    bool in_space(const std::vector<RealizationResult> &results)
     {
-      return {double(s.impacts), s.impact_rate, s.contact_fraction, s.mean_force,
-              s.rms_force,       s.peak_force,  s.impact_work,      s.work_rate};
+      if (results.empty())
+        return false;
+      const auto &first = results.front().statistics;
+      return std::any_of(first.begin(), first.end(), [](const auto &s) { return s.in_space; });
+    }
+
+    std::vector<std::string> names_of(const bool spatial)
+    {
+      auto names = statistic_names;
+      if (spatial)
+        names.insert(names.end(), spatial_names.begin(), spatial_names.end());
+      return names;
+    }
+
+    std::vector<double> values_of(const SupportStatistics &s, const bool spatial)
+    {
+      std::vector<double> values{double(s.impacts), s.impact_rate, s.contact_fraction, s.mean_force,
+                                 s.rms_force,       s.peak_force,  s.impact_work,      s.work_rate};
+      if (spatial)
+        values.insert(values.end(), {s.mean_shock_duration, s.mean_rebound_duration, s.mean_tangential_force,
+                                     s.rms_tangential_force, s.peak_tangential_force, s.friction_work, s.wear_work,
+                                     s.wear_work_rate});
+      return values;
+    }
+
+    // The spectra of a record's supports: one a planar support, r1 and r2 of one in space.
+    std::vector<std::pair<std::string, const PowerSpectrum *>> spectra_of(const std::vector<SupportStatistics> &all)
+    {
+      std::vector<std::pair<std::string, const PowerSpectrum *>> spectra;
+      for (const auto &s : all)
+        if (s.in_space)
+          {
+            spectra.emplace_back("psd_" + s.name + "_e1", &s.displacement_psd);
+            spectra.emplace_back("psd_" + s.name + "_e2", &s.second_psd);
+          }
+        else
+          spectra.emplace_back("psd_" + s.name, &s.displacement_psd);
+      return spectra;
     }
   } // namespace
 
@@ -77,7 +118,8 @@ namespace vibroimpact::studies
     RealizationResult result;
     result.index      = r;
     result.rank       = rank;
-    result.statistics = support_statistics(model, history, settings_.skip_time, settings_.psd_segment);
+    result.statistics =
+      support_statistics(model, history, settings_.skip_time, settings_.psd_segment, wear_inputs(description_));
     for (auto &s : result.statistics)
       s.impact_peaks.clear();
     result.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -124,14 +166,27 @@ namespace vibroimpact::studies
     std::vector<EnsembleEstimate> estimates;
     if (results.empty())
       return estimates;
+    const bool spatial = in_space(results);
+    const auto names   = names_of(spatial);
     for (std::size_t p = 0; p < results.front().statistics.size(); ++p)
-      for (std::size_t q = 0; q < statistic_names.size(); ++q)
-        {
-          std::vector<double> samples;
-          for (const auto &r : results)
-            samples.push_back(values_of(r.statistics.at(p))[q]);
-          estimates.push_back(ensemble_estimate(results.front().statistics[p].name, statistic_names[q], samples));
-        }
+      {
+        const auto &support = results.front().statistics[p];
+        for (std::size_t q = 0; q < names.size(); ++q)
+          {
+            std::vector<double> samples;
+            for (const auto &r : results)
+              samples.push_back(values_of(r.statistics.at(p), spatial)[q]);
+            estimates.push_back(ensemble_estimate(support.name, names[q], samples));
+          }
+        // A support in space's wear work rate per sector (wear_sectors.csv's), the records' mean.
+        for (std::size_t k = 0; k < support.sectors.size(); ++k)
+          {
+            std::vector<double> samples;
+            for (const auto &r : results)
+              samples.push_back(r.statistics.at(p).sectors.at(k).wear_work_rate);
+            estimates.push_back(ensemble_estimate(support.name, "wear_work_rate_sector_" + std::to_string(k), samples));
+          }
+      }
     return estimates;
   }
 
@@ -155,7 +210,8 @@ namespace vibroimpact::studies
     table.add("realization", Kind::count);
     table.add("seed_shift", Kind::count);
     table.add("support", Kind::text);
-    for (const auto &name : statistic_names)
+    const bool spatial = in_space(results);
+    for (const auto &name : names_of(spatial))
       table.add(name);
     for (const auto &r : results)
       for (const auto &s : r.statistics)
@@ -163,7 +219,7 @@ namespace vibroimpact::studies
           table.columns[0].numbers.push_back(double(r.index));
           table.columns[1].numbers.push_back(double(std::uint64_t(r.index) * seeds_per_realization));
           table.columns[2].cells.push_back(s.name);
-          const auto values = values_of(s);
+          const auto values = values_of(s, spatial);
           for (std::size_t q = 0; q < values.size(); ++q)
             table.columns[3 + q].numbers.push_back(values[q]);
         }
@@ -195,18 +251,22 @@ namespace vibroimpact::studies
     if (results.empty() || results.front().statistics.empty())
       return {};
     const auto              &first = results.front().statistics;
+    const auto               names = spectra_of(first);
     std::vector<std::string> header{"frequency"};
-    for (const auto &s : first)
-      header.push_back("psd_" + s.name);
+    for (const auto &[name, psd] : names)
+      header.push_back(name);
     io::CsvTable table(header);
+    std::vector<std::vector<std::pair<std::string, const PowerSpectrum *>>> records;
+    for (const auto &r : results)
+      records.push_back(spectra_of(r.statistics));
     for (std::size_t k = 0; k < first.front().displacement_psd.frequency.size(); ++k)
       {
         std::vector<double> row{first.front().displacement_psd.frequency[k]};
-        for (std::size_t p = 0; p < first.size(); ++p)
+        for (std::size_t p = 0; p < names.size(); ++p)
           {
             double sum = 0;
-            for (const auto &r : results)
-              sum += r.statistics.at(p).displacement_psd.density.at(k);
+            for (const auto &record : records)
+              sum += record.at(p).second->density.at(k);
             row.push_back(sum / results.size());
           }
         table.add_row(row);

@@ -1,10 +1,13 @@
 // Statistics of the clearance supports (impacts, contact time, forces, work, displacement
 // spectra), accumulated row by row as a run forms its history, and their CSV files and plots.
+// The supports in space have their own tally (spatial_statistics.h) on the same rows.
 #include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/hdf5_records.h>
 #include <vibroimpact/io/gnuplot.h>
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/studies/support_statistics.h>
+
+#include "spatial_statistics.h"
 
 #include <fftw3.h>
 
@@ -231,6 +234,29 @@ namespace vibroimpact::studies
     };
   } // namespace
 
+  namespace
+  {
+    // support_orbits.csv (time, r1_<s>, r2_<s> of every support in space): every row, so that
+    // support_orbits.png reads a few columns, not history.csv (3 s of gnuplot on the six-support
+    // tube's 10⁴ rows), and is drawn with HDF5 records too.
+    std::vector<std::string> orbit_columns(const model::StructuralModel &model)
+    {
+      std::vector<std::string> names{"time"};
+      for (const auto &support : model.spatial_supports)
+        names.insert(names.end(), {"r1_" + support.name, "r2_" + support.name});
+      return names;
+    }
+
+    template <typename Tallies>
+    void write_orbit_row(io::CsvWriter &csv, const Tallies &spatial, const std::vector<double> &values)
+    {
+      std::vector<double> row{values[0]};
+      for (const auto &s : spatial)
+        row.insert(row.end(), {s.orbit(values, 0), s.orbit(values, 1)});
+      csv.write_row(row);
+    }
+  } // namespace
+
   // A support's running sums over the rows after the record's start (support_statistics()).
   struct SupportStatisticsAccumulator::Support
   {
@@ -246,13 +272,15 @@ namespace vibroimpact::studies
   struct SupportStatisticsAccumulator::State
   {
     std::vector<Support>                 supports;
+    std::vector<SpatialTally>            spatial; // after the planar supports in every output
     double                               skip_time   = 0.0;
     std::size_t                          psd_segment = 0;
     std::size_t                          rows        = 0; // from the record's start on
     double                               first_time = 0.0, last_time = 0.0, before_last_time = 0.0;
-    std::vector<double>                  displacements; // this row's, one per support
+    std::vector<double>                  displacements; // this row's: a planar support's u, r1 and r2 in space
     std::unique_ptr<DisplacementSpool>   spool;
     std::unique_ptr<SupportForcesTable>  forces;
+    std::unique_ptr<io::CsvWriter>       orbits; // support_orbits.csv: the orbit plot's thin data
   };
 } // namespace vibroimpact::studies
 
@@ -299,7 +327,8 @@ namespace vibroimpact::studies
   SupportStatisticsAccumulator::SupportStatisticsAccumulator(const model::StructuralModel   &model,
                                                              const std::vector<std::string> &columns,
                                                              const double skip_time, const std::size_t psd_segment,
-                                                             const std::filesystem::path &folder)
+                                                             const std::filesystem::path    &folder,
+                                                             const std::vector<WearInputs>  &wear)
     : state_(std::make_unique<State>())
   {
     auto &st       = *state_;
@@ -318,11 +347,18 @@ namespace vibroimpact::studies
         s.u = column_index(columns, "u_" + model.probes[support.probe].name);
         st.supports.push_back(std::move(s));
       }
-    st.displacements.resize(st.supports.size());
+    if (!wear.empty() && wear.size() != model.spatial_supports.size())
+      throw std::invalid_argument("support statistics: " + std::to_string(wear.size()) + " wear inputs for " +
+                                  std::to_string(model.spatial_supports.size()) + " supports in space");
+    for (std::size_t k = 0; k < model.spatial_supports.size(); ++k)
+      st.spatial.emplace_back(model.spatial_supports[k], columns, wear.empty() ? WearInputs() : wear[k]);
+    st.displacements.resize(st.supports.size() + 2 * st.spatial.size());
     st.spool = std::make_unique<DisplacementSpool>(
-      st.supports.size(), folder.empty() ? std::filesystem::path() : folder / ".support_displacements.spool");
-    if (!folder.empty())
+      st.displacements.size(), folder.empty() ? std::filesystem::path() : folder / ".support_displacements.spool");
+    if (!folder.empty() && !model.supports.empty())
       st.forces = std::make_unique<SupportForcesTable>(folder / "support_forces.csv", model, columns);
+    if (!folder.empty() && !st.spatial.empty())
+      st.orbits = std::make_unique<io::CsvWriter>(folder / "support_orbits.csv", orbit_columns(model));
   }
 
   SupportStatisticsAccumulator::~SupportStatisticsAccumulator() = default;
@@ -364,6 +400,8 @@ namespace vibroimpact::studies
     const double t  = values[0];
     if (st.forces)
       st.forces->row(values);
+    if (st.orbits)
+      write_orbit_row(*st.orbits, st.spatial, values);
     if (st.rows == 0 && t < st.skip_time)
       return; // before the record's start
     for (auto &s : st.supports)
@@ -373,8 +411,17 @@ namespace vibroimpact::studies
         s.previous_gap[0] = values[s.gap[0]];
         s.previous_gap[1] = values[s.gap[1]];
       }
-    for (std::size_t s = 0; s < st.supports.size(); ++s)
+    for (auto &s : st.spatial)
+      if (st.rows > 0)
+        s.add(values, t - st.last_time);
+      else
+        s.start(values);
+    const std::size_t P = st.supports.size();
+    for (std::size_t s = 0; s < P; ++s)
       st.displacements[s] = values[st.supports[s].u];
+    for (std::size_t s = 0; s < st.spatial.size(); ++s)
+      for (const int j : {0, 1})
+        st.displacements[P + 2 * s + j] = st.spatial[s].orbit(values, j);
     st.spool->append(st.displacements.data());
     if (st.rows == 0)
       st.first_time = t;
@@ -390,6 +437,9 @@ namespace vibroimpact::studies
     if (state_->forces)
       state_->forces->close();
     state_->forces.reset();
+    if (state_->orbits)
+      state_->orbits->close();
+    state_->orbits.reset();
   }
 
   std::vector<SupportStatistics> SupportStatisticsAccumulator::finish()
@@ -412,17 +462,25 @@ namespace vibroimpact::studies
         s.s.work_rate        = s.absolute_work / T;
         result.push_back(s.s);
       }
+    for (const auto &s : st.spatial)
+      result.push_back(s.finish(T));
     const std::size_t L = st.psd_segment > 0 ? st.psd_segment : default_segment(st.rows);
-    if (st.rows >= L && !result.empty())
+    const std::size_t width = st.displacements.size(), P = st.supports.size();
+    if (st.rows >= L && width > 0)
       {
         check_segment(st.rows, L);
-        WelchSum welch(L, result.size());
+        WelchSum welch(L, width);
         st.spool->for_each_segment(L, [&](const double *rows) {
-          for (std::size_t s = 0; s < result.size(); ++s)
-            welch.add(s, rows + s, result.size());
+          for (std::size_t s = 0; s < width; ++s)
+            welch.add(s, rows + s, width);
         });
-        for (std::size_t s = 0; s < result.size(); ++s)
+        for (std::size_t s = 0; s < P; ++s)
           result[s].displacement_psd = welch.spectrum(s, interval);
+        for (std::size_t s = P; s < result.size(); ++s) // r1 and r2 of a support in space
+          {
+            result[s].displacement_psd = welch.spectrum(P + 2 * (s - P), interval);
+            result[s].second_psd       = welch.spectrum(P + 2 * (s - P) + 1, interval);
+          }
       }
     st.spool.reset(); // its file goes now, before the output folder is committed
     return result;
@@ -430,9 +488,10 @@ namespace vibroimpact::studies
 
   std::vector<SupportStatistics> support_statistics(const model::StructuralModel        &model,
                                                     const integrators::ResponseHistory &history,
-                                                    const double skip_time, const std::size_t psd_segment)
+                                                    const double skip_time, const std::size_t psd_segment,
+                                                    const std::vector<WearInputs> &wear)
   {
-    SupportStatisticsAccumulator accumulator(model, history.columns(), skip_time, psd_segment);
+    SupportStatisticsAccumulator accumulator(model, history.columns(), skip_time, psd_segment, {}, wear);
     for (std::size_t k = 0; k < history.n_rows(); ++k)
       accumulator.row(history.row(k));
     return accumulator.finish();
@@ -447,38 +506,81 @@ namespace vibroimpact::studies
                                                       "contact_fraction", "mean_force", "rms_force", "peak_force",
                                                       "impact_work",      "work_rate"};
 
-    // One support's numbers in the order of statistics_columns (after the name).
-    std::vector<double> statistics_row(const SupportStatistics &s)
+    // Appended after statistics_columns when a support is in space (planar tables keep theirs).
+    const std::vector<std::string> spatial_columns{"mean_shock_duration",  "mean_rebound_duration",
+                                                   "mean_tangential_force", "rms_tangential_force",
+                                                   "peak_tangential_force", "friction_work",
+                                                   "wear_work",             "wear_work_rate"};
+
+    bool any_in_space(const std::vector<SupportStatistics> &statistics)
     {
-      return {s.duration,   double(s.impacts), s.impact_rate, s.contact_fraction, s.mean_force,
-              s.rms_force,  s.peak_force,      s.impact_work, s.work_rate};
+      return std::any_of(statistics.begin(), statistics.end(), [](const auto &s) { return s.in_space; });
+    }
+
+    std::vector<std::string> columns_of(const std::vector<SupportStatistics> &statistics)
+    {
+      auto columns = statistics_columns;
+      if (any_in_space(statistics))
+        columns.insert(columns.end(), spatial_columns.begin(), spatial_columns.end());
+      return columns;
+    }
+
+    // One support's numbers in the order of statistics_columns (after the name), then, with
+    // `spatial`, of spatial_columns (zero tangential force and wear for planar stops).
+    std::vector<double> statistics_row(const SupportStatistics &s, const bool spatial = false)
+    {
+      std::vector<double> row{s.duration,  double(s.impacts), s.impact_rate, s.contact_fraction, s.mean_force,
+                              s.rms_force, s.peak_force,      s.impact_work, s.work_rate};
+      if (spatial)
+        row.insert(row.end(), {s.mean_shock_duration, s.mean_rebound_duration, s.mean_tangential_force,
+                               s.rms_tangential_force, s.peak_tangential_force, s.friction_work, s.wear_work,
+                               s.wear_work_rate});
+      return row;
     }
 
     void write_statistics_table(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
     {
-      io::CsvWriter csv(folder / "statistics.csv", statistics_columns);
+      const bool    spatial = any_in_space(statistics);
+      io::CsvWriter csv(folder / "statistics.csv", columns_of(statistics));
       for (const auto &s : statistics)
         {
           std::vector<std::string> cells{s.name};
-          for (const double v : statistics_row(s))
+          for (const double v : statistics_row(s, spatial))
             cells.push_back(io::CsvWriter::format(v));
           csv.write_cells(cells);
         }
     }
 
+    // The displacement spectra by column name: psd_<support>, and psd_<support>_e1, _e2 in space.
+    std::vector<std::pair<std::string, const PowerSpectrum *>>
+    spectra_of(const std::vector<SupportStatistics> &statistics)
+    {
+      std::vector<std::pair<std::string, const PowerSpectrum *>> spectra;
+      for (const auto &s : statistics)
+        if (s.in_space)
+          {
+            spectra.emplace_back("psd_" + s.name + "_e1", &s.displacement_psd);
+            spectra.emplace_back("psd_" + s.name + "_e2", &s.second_psd);
+          }
+        else
+          spectra.emplace_back("psd_" + s.name, &s.displacement_psd);
+      return spectra;
+    }
+
     // Spectra on the first support's frequencies (all share the row spacing and segment).
     void write_spectra(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
     {
+      const auto               spectra = spectra_of(statistics);
       std::vector<std::string> names{"frequency"};
-      for (const auto &s : statistics)
-        names.push_back("psd_" + s.name);
+      for (const auto &[name, psd] : spectra)
+        names.push_back(name);
       io::CsvWriter csv(folder / "spectra.csv", names);
       const auto   &f = statistics.front().displacement_psd.frequency;
       for (std::size_t k = 1; k < f.size(); ++k)
         {
           std::vector<double> row{f[k]};
-          for (const auto &s : statistics)
-            row.push_back(k < s.displacement_psd.density.size() ? s.displacement_psd.density[k] : NAN);
+          for (const auto &[name, psd] : spectra)
+            row.push_back(k < psd->density.size() ? psd->density[k] : NAN);
           csv.write_row(row);
         }
     }
@@ -547,12 +649,14 @@ namespace vibroimpact::studies
 
     io::GnuplotRun plot_spectra(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
     {
+      const auto         columns = spectra_of(statistics);
       std::ostringstream spectra;
       spectra << "set terminal pngcairo noenhanced size 800,500\nset output 'spectra.png'\nset datafile separator ','\n"
               << "set logscale y\nset xlabel 'frequency'\nset ylabel 'PSD of displacement at the support'\nplot ";
-      for (std::size_t s = 0; s < statistics.size(); ++s)
+      // Titled by support as before; a support in space's two curves by their direction.
+      for (std::size_t s = 0; s < columns.size(); ++s)
         spectra << (s ? ", " : "") << "'spectra.csv' using 1:" << s + 2 << " with lines title "
-                << io::gnuplot_quote(statistics[s].name);
+                << io::gnuplot_quote(any_in_space(statistics) ? columns[s].first.substr(4) : statistics[s].name);
       spectra << "\n";
       return io::start_gnuplot(folder / "spectra.gp", spectra.str());
     }
@@ -575,14 +679,18 @@ namespace vibroimpact::studies
     std::vector<std::string> names;
     for (const auto &s : statistics)
       names.push_back(s.name);
-    file.write_column("statistics", statistics_columns[0], names);
-    for (std::size_t c = 1; c < statistics_columns.size(); ++c)
+    const auto columns = columns_of(statistics);
+    const bool spatial = any_in_space(statistics);
+    file.write_column("statistics", columns[0], names);
+    for (std::size_t c = 1; c < columns.size(); ++c)
       {
         std::vector<double> column;
         for (const auto &s : statistics)
-          column.push_back(statistics_row(s)[c - 1]);
-        file.write_column("statistics", statistics_columns[c], column);
+          column.push_back(statistics_row(s, spatial)[c - 1]);
+        file.write_column("statistics", columns[c], column);
       }
+    if (spatial)
+      write_wear_sectors_hdf5(file, statistics);
   }
 
   std::vector<io::GnuplotRun> write_support_summaries(const std::filesystem::path &folder,
@@ -591,11 +699,17 @@ namespace vibroimpact::studies
                                                       const bool                            plots)
   {
     std::vector<io::GnuplotRun> drawing;
-    if (plots && !statistics.empty()) // the largest plot first: its data is complete already
+    // The largest plots first: their data (support_forces.csv, history.csv) is complete already.
+    if (plots && !statistics.empty() && !model.supports.empty())
       drawing.push_back(plot_support_forces(folder, model));
+    const bool orbits = any_in_space(statistics) && std::filesystem::exists(folder / "support_orbits.csv");
+    if (plots && orbits)
+      drawing.push_back(plot_support_orbits(folder, model));
     write_statistics_table(folder, statistics);
     if (statistics.empty())
       return drawing;
+    if (any_in_space(statistics))
+      write_wear_sectors(folder, statistics);
     write_spectra(folder, statistics);
     write_force_densities(folder, statistics);
     if (plots)
@@ -610,8 +724,26 @@ namespace vibroimpact::studies
                                 const integrators::ResponseHistory   &history,
                                 const std::vector<SupportStatistics> &statistics, const bool plots)
   {
-    if (!statistics.empty())
+    if (!statistics.empty() && !model.supports.empty())
       write_support_forces(folder, model, history);
+    if (!model.spatial_supports.empty())
+      {
+        // support_orbits.csv from the rows held in memory, as a streamed run writes it.
+        io::CsvWriter            csv(folder / "support_orbits.csv", orbit_columns(model));
+        const auto               columns = history.columns();
+        std::vector<std::size_t> at;
+        for (const auto &name : orbit_columns(model))
+          at.push_back(column_index(columns, name));
+        for (std::size_t k = 0; k < history.n_rows(); ++k)
+          {
+            const auto         &values = history.row(k);
+            std::vector<double> row;
+            for (const auto c : at)
+              row.push_back(values[c]);
+            csv.write_row(row);
+          }
+        csv.close();
+      }
     for (auto &plot : write_support_summaries(folder, model, statistics, plots))
       plot.wait();
   }

@@ -182,10 +182,13 @@ namespace vibroimpact::structure
     std::vector<double>   side_distances;      // polygon: one per side (empty: Clearance each)
     double                friction      = 0.0; // Coulomb mu
     double                preload_angle = 0.0;
-    // Wear inputs of the support statistics (read and checked; the statistics come later).
+    // Wear inputs of the support statistics (studies/support_statistics.h): equal angular
+    // sectors, Archard coefficients (volume per unit normal force per unit sliding distance) and
+    // the support plate's axial width, over which the worn volume of a sector is spread.
     unsigned int wear_sectors             = 1;
     double       tube_wear_coefficient    = 0.0;
     double       support_wear_coefficient = 0.0;
+    double       thickness                = 0.02; // m
   };
 
   struct ProbeDescription

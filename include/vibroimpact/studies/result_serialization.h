@@ -37,10 +37,19 @@ namespace boost::serialization
   }
 
   template <class Archive>
+  void serialize(Archive &ar, vibroimpact::studies::SectorWear &w, const unsigned int)
+  {
+    ar &w.angle_from &w.angle_to &w.wear_work &w.wear_work_rate &w.tube_volume &w.tube_depth &w.support_volume;
+    ar &w.support_depth;
+  }
+
+  template <class Archive>
   void serialize(Archive &ar, vibroimpact::studies::SupportStatistics &s, const unsigned int)
   {
     ar &s.name &s.duration &s.impacts &s.impact_rate &s.contact_fraction &s.mean_force &s.rms_force &s.peak_force;
     ar &s.impact_work &s.work_rate &s.impact_peaks &s.displacement_psd;
+    ar &s.in_space &s.mean_shock_duration &s.mean_rebound_duration &s.mean_tangential_force &s.rms_tangential_force;
+    ar &s.peak_tangential_force &s.friction_work &s.wear_work &s.wear_work_rate &s.sectors &s.second_psd;
   }
 
   template <class Archive>

@@ -37,6 +37,7 @@ namespace vibroimpact::studies
     std::string                                filename;
     double                                     statistics_start = 0; // Statistics/Start time
     unsigned int                               psd_segment      = 0; // Statistics/PSD segment
+    std::vector<WearInputs>                    wear; // per support in space (its Wear entries)
     std::vector<std::string>                   warnings;             // the model's conditioning
     bool hdf5_records = false; // Simulation/Output format = hdf5: records.h5 and solution.xdmf
     bool keep_rows    = false; // the rows stay in the result's history too (the Python module)

@@ -1,9 +1,12 @@
 // What users of clearance supports read (Antunes et al. 2017; the fretting-wear literature):
 // per support, over a record, the impacts and their peak forces, the contact time, the contact
 // force's RMS and peak, the energy the support takes and the normal work rate, and the PSD of
-// the displacement at the support (Welch, FFTW). Computed from the rows of a ResponseHistory, so
-// that every solver is measured by one rule (doc/udwadia_kalaba.md, "Support statistics"), and
-// accumulated row by row as they are formed, so that a record streamed to disk is never held.
+// the displacement at the support (Welch, FFTW); for a support in space (issue 25 §4) also the
+// shock and rebound durations, the tangential force, the friction and wear work and the Archard
+// wear per angular sector, and the PSDs of its orbit along e1 and e2. Computed from the rows of
+// a ResponseHistory, so that every solver is measured by one rule (doc/udwadia_kalaba.md,
+// "Support statistics"), and accumulated row by row as they are formed, so that a record
+// streamed to disk is never held.
 #pragma once
 
 #include <vibroimpact/integrators/response_history.h>
@@ -14,6 +17,11 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+namespace vibroimpact::structure
+{
+  struct CaseDescription;
+}
 
 namespace vibroimpact::studies
 {
@@ -29,6 +37,30 @@ namespace vibroimpact::studies
   // spacing. Throws std::invalid_argument when the signal is shorter than one segment.
   PowerSpectrum welch_psd(const std::vector<double> &signal, double interval, std::size_t segment);
 
+  // The Archard inputs of a support in space (Support <name>/Wear sectors, Tube wear
+  // coefficient, Support wear coefficient, Support thickness).
+  struct WearInputs
+  {
+    unsigned int sectors             = 1;    // equal sectors from e1 towards e2
+    double       tube_coefficient    = 0.0;  // m³ per N per m of sliding
+    double       support_coefficient = 0.0;  // m³ per N per m of sliding
+    double       thickness           = 0.02; // m, the support plate's axial width
+  };
+
+  // The Wear entries of the case's supports in space, in the model's order of them.
+  std::vector<WearInputs> wear_inputs(const structure::CaseDescription &description);
+
+  // One angular sector of a support in space: [angle_from, angle_to) degrees from e1 towards e2,
+  // of the contact's outward normal ν.
+  struct SectorWear
+  {
+    double angle_from = 0.0, angle_to = 0.0;
+    double wear_work      = 0.0; // ∫ F_N |v_t| dt attributed to the sector
+    double wear_work_rate = 0.0; // wear_work / duration
+    double tube_volume = 0.0, tube_depth = 0.0;       // Archard: coefficient × wear work; / worn area
+    double support_volume = 0.0, support_depth = 0.0; // (NaN: a worn area of zero or unbounded)
+  };
+
   struct SupportStatistics
   {
     std::string   name;
@@ -42,7 +74,19 @@ namespace vibroimpact::studies
     double        impact_work      = 0.0; // energy the support took from the structure, −∫ λ ġ dt
     double        work_rate        = 0.0; // normal work rate (1/T) ∫ λ |ġ| dt
     std::vector<double> impact_peaks;     // largest force of every episode
-    PowerSpectrum       displacement_psd; // of the beam at the support
+    PowerSpectrum       displacement_psd; // of the beam at the support (in space: r1, along e1)
+
+    // A support in space (in_space; for planar stops these stay 0): the normal force above is
+    // F_N, and
+    bool                    in_space              = false;
+    double                  mean_shock_duration   = 0.0; // contact time / contact episodes
+    double                  mean_rebound_duration = 0.0; // free time / free episodes
+    double                  mean_tangential_force = 0.0, rms_tangential_force = 0.0, peak_tangential_force = 0.0;
+    double                  friction_work  = 0.0; // the friction_work_ column's increase
+    double                  wear_work      = 0.0; // ∫ F_N |v_t| dt, the wear_work_ column's increase
+    double                  wear_work_rate = 0.0; // wear_work / duration
+    std::vector<SectorWear> sectors;
+    PowerSpectrum           second_psd; // of r2, along e2
   };
 
   // The force of a support over each row (t_{k−1}, t_k] is the impulse both stops delivered
@@ -50,10 +94,13 @@ namespace vibroimpact::studies
   // contact after one without, and the work is the impulse times the gap's change over the span.
   // Rows must be equally spaced (Simulation/Output interval) and fine against a contact time.
   // Rows before skip_time are left out; psd_segment: Welch segment in rows (0: the largest power
-  // of two giving at least 8 segments).
+  // of two giving at least 8 segments). The planar supports come first, then those in space,
+  // measured by the rule of doc/udwadia_kalaba.md ("Supports in space") with `wear` (one per
+  // support in space; empty: WearInputs' defaults).
   std::vector<SupportStatistics> support_statistics(const model::StructuralModel        &model,
                                                     const integrators::ResponseHistory &history,
-                                                    double skip_time = 0.0, std::size_t psd_segment = 0);
+                                                    double skip_time = 0.0, std::size_t psd_segment = 0,
+                                                    const std::vector<WearInputs> &wear = {});
 
   // support_statistics() fed one row at a time (a RowSink), with the same sums in the same order,
   // so the same doubles: per support running sums and the impact peaks (one double an impact);
@@ -66,7 +113,7 @@ namespace vibroimpact::studies
     // columns: the history's (ResponseHistory::columns()).
     SupportStatisticsAccumulator(const model::StructuralModel &model, const std::vector<std::string> &columns,
                                  double skip_time = 0.0, std::size_t psd_segment = 0,
-                                 const std::filesystem::path &folder = {});
+                                 const std::filesystem::path &folder = {}, const std::vector<WearInputs> &wear = {});
     ~SupportStatisticsAccumulator() override;
 
     void row(const std::vector<double> &values) override;
@@ -79,17 +126,22 @@ namespace vibroimpact::studies
   private:
     struct Support;
     struct State;
+    class SpatialTally;
     static void add_row_of_record(Support &s, const std::vector<double> &values, double span);
     void        close_support_forces();
 
     std::unique_ptr<State> state_;
   };
 
-  // statistics.csv: one row per support (DESIGN.md); spectra.csv (frequency, psd_<support>);
+  // statistics.csv: one row per support (DESIGN.md; with supports in space, their columns
+  // appended); wear_sectors.csv (supports in space: support, sector and SectorWear's figures);
+  // spectra.csv (frequency, psd_<support>; in space psd_<support>_e1, psd_<support>_e2);
   // force_pdf.csv (force, pdf_<support>: a density of the impact peak forces, 20 common bins);
   // support_forces.csv (time, u_<support>, force_<support>); and, if gnuplot is there,
-  // support_forces.png (supports 1 and 3, the layout of the paper's Figs 4–7), spectra.png and
-  // force_pdf.png.
+  // support_forces.png (supports 1 and 3, the layout of the paper's Figs 4–7), spectra.png,
+  // force_pdf.png and, with supports in space, support_orbits.csv (time, r1_<s>, r2_<s>; the
+  // accumulator with a folder writes it row by row) and support_orbits.png (r1 against r2 in the
+  // clearance contour, a panel a support). support_forces.csv is of planar supports.
   void write_support_statistics(const std::filesystem::path &folder, const model::StructuralModel &model,
                                 const integrators::ResponseHistory   &history,
                                 const std::vector<SupportStatistics> &statistics, bool plots = true);
@@ -101,6 +153,7 @@ namespace vibroimpact::studies
                                                       const std::vector<SupportStatistics> &statistics,
                                                       bool                                  plots = true);
 
-  // statistics.csv's table as the group /statistics of an HDF5 file (its columns as datasets).
+  // statistics.csv's table as the group /statistics of an HDF5 file (its columns as datasets),
+  // and wear_sectors.csv's as /wear_sectors.
   void write_statistics_hdf5(io::Hdf5Records &file, const std::vector<SupportStatistics> &statistics);
 } // namespace vibroimpact::studies

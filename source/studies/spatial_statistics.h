@@ -1,0 +1,65 @@
+// The statistics of one support in space over a record (issue 25 §4), by the row rule of
+// doc/udwadia_kalaba.md ("Supports in space"), and the outputs only supports in space have
+// (wear_sectors.csv and its HDF5 group, support_orbits.png). Internal to support_statistics.cc,
+// whose accumulator keeps one SpatialTally per support in space.
+#pragma once
+
+#include <vibroimpact/io/gnuplot.h>
+#include <vibroimpact/io/hdf5_records.h>
+#include <vibroimpact/model/spatial_support.h>
+#include <vibroimpact/model/structural_model.h>
+#include <vibroimpact/studies/support_statistics.h>
+
+#include <array>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace vibroimpact::studies
+{
+  // Running sums of one support in space, fed the history rows of the record: O(sectors) memory
+  // and one double an impact (its peak), whatever the record's length.
+  class SupportStatisticsAccumulator::SpatialTally
+  {
+  public:
+    // columns: the history's; the support's r1_, r2_, normal_impulse_, tangential_impulse_,
+    // friction_work_ and wear_work_ columns are read.
+    SpatialTally(const model::SpatialSupport &support, const std::vector<std::string> &columns, const WearInputs &wear);
+
+    // The record's first row: where the increments start from.
+    void start(const std::vector<double> &values);
+    // Row k >= 1 of the record, the span t_k − t_{k−1} of its impulses.
+    void add(const std::vector<double> &values, double span);
+    // The orbit at the row: r1 (j = 0) or r2 (j = 1), relative to the support, not its centre.
+    double orbit(const std::vector<double> &values, const int j) const { return values[r_[j]]; }
+    // The figures over a record of this duration (the spectra are the caller's).
+    SupportStatistics finish(double duration) const;
+
+  private:
+    double       gap(double r1, double r2) const;
+    unsigned int sector(double r1, double r2) const; // of the contact's outward normal at r
+    std::vector<double> worn_lengths() const;        // of the support's wall, per sector
+
+    model::SpatialSupport support_; // the geometry only (its rows are dropped)
+    WearInputs            wear_;
+    std::array<std::size_t, 2> r_{};
+    std::size_t normal_impulse_ = 0, tangential_impulse_ = 0, friction_work_ = 0, wear_work_ = 0;
+
+    SupportStatistics   s_; // impacts, peaks and the maxima as they come
+    std::vector<double> sector_work_;
+    double impulse_sum_ = 0, square_ = 0, tangential_sum_ = 0, tangential_square_ = 0;
+    double work_ = 0, absolute_work_ = 0, contact_time_ = 0, free_time_ = 0;
+    double first_friction_ = 0, last_friction_ = 0, first_wear_ = 0, previous_wear_ = 0, previous_gap_ = 0;
+    unsigned long contact_episodes_ = 0, free_episodes_ = 0;
+    bool          first_span_ = true, in_contact_ = false, impact_open_ = false;
+  };
+
+  // wear_sectors.csv: support, sector, angle_from_deg, angle_to_deg, wear_work, wear_work_rate,
+  // tube_wear_volume, tube_wear_depth, support_wear_volume, support_wear_depth (supports in space).
+  void write_wear_sectors(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics);
+  // The same table as the group /wear_sectors.
+  void write_wear_sectors_hdf5(io::Hdf5Records &file, const std::vector<SupportStatistics> &statistics);
+  // support_orbits.png from support_orbits.csv's r1_<s>, r2_<s>: a panel a support in space with its
+  // clearance contour (the circle, or the polygon's sides) around the centre.
+  io::GnuplotRun plot_support_orbits(const std::filesystem::path &folder, const model::StructuralModel &model);
+} // namespace vibroimpact::studies
