@@ -49,7 +49,8 @@ def same_column(stored, cells, where):
 
 
 with h5py.File(work / "hdf5" / "records.h5", "r") as records:
-    for table in [t for t in ("history", "events", "statistics") if (work / "csv" / f"{t}.csv").exists()]:
+    tables = ["history", "events", "statistics"] + (["wear_sectors"] if (work / "csv" / "wear_sectors.csv").exists() else [])
+    for table in tables:
         names, columns = read_csv(work / "csv" / f"{table}.csv")
         check(sorted(records[table].keys()) == sorted(names), f"{table}: datasets {sorted(records[table].keys())}")
         for name, cells in zip(names, columns):
