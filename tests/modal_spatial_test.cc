@@ -313,6 +313,9 @@ TEST(ModalUdwadiaKalabaSpatial, FrictionlessWhirlHoldsTheCentripetalContactForce
   EXPECT_NEAR(r.u.back().dot(r.v.back()), 0.0, 1e-12);
   EXPECT_TRUE(r.events.empty()); // never leaves the wall, never impacts
   EXPECT_LT(std::abs(r.energies.back().balance_error), 1e-6 * r.energies.front().total());
+  // The orbit of every row (read on the modes: the rows between frames form no u) is on the wall.
+  for (std::size_t i = 0; i < r.supports.size(); ++i)
+    EXPECT_NEAR(std::hypot(r.supports[i].position[0], r.supports[i].position[1]), c, 1e-12 * c) << r.times[i];
 }
 
 // Frictionless annular hole with the motion in one plane equals the planar two-stop model of the

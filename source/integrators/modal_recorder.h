@@ -5,6 +5,7 @@
 #pragma once
 
 #include <vibroimpact/integrators/modal_projection.h>
+#include "modal_supports.h"
 #include <vibroimpact/integrators/modal_time_stepping.h>
 #include <vibroimpact/integrators/solver_base.h>
 
@@ -77,7 +78,10 @@ namespace vibroimpact::integrators
       if (!supports.empty())
         {
           // Mean forces over the row's span; the impulses restart at the next row.
-          const double span = s.time - last_row_time;
+          const double          span  = s.time - last_row_time;
+          const Eigen::VectorXd orbit = orbit_rows_ * q;
+          for (std::size_t k = 0; k < supports.size(); ++k)
+            supports[k].position = {{orbit[2 * k], orbit[2 * k + 1]}};
           for (auto &support : supports)
             {
               support.normal_force     = span > 0 ? support.normal_impulse / span : 0.0;
@@ -95,6 +99,16 @@ namespace vibroimpact::integrators
         initial_energy = s.energy.total();
       observer_.sample(s);
       impulse_since_row.setZero();
+    }
+
+    // A run with spatial supports reports them: a sample per support in every row, with its orbit
+    // r1, r2 read on the modes (the rows form no u).
+    void watch_supports(const std::vector<ModalSupport> &modal_supports)
+    {
+      supports.assign(modal_supports.size(), SupportSample{});
+      orbit_rows_.resize(2 * static_cast<Eigen::Index>(modal_supports.size()), P_.size());
+      for (std::size_t k = 0; k < modal_supports.size(); ++k)
+        orbit_rows_.middleRows(2 * static_cast<Eigen::Index>(k), 2) = modal_supports[k].rows.topRows(2);
     }
 
     // E − E0 − W_ext + damping, impact and (with spatial supports) friction dissipation.
@@ -136,6 +150,7 @@ namespace vibroimpact::integrators
     ResponseObserver      &observer_;
     double                     last_row_time = 0.0;
     std::vector<SupportSample> supports_shown_;
+    Eigen::MatrixXd            orbit_rows_; // r1, r2 of each support on the modes
   };
 
   // What a fixed-step modal run holds: the projection, the step, the modal state at the step

@@ -86,8 +86,10 @@ namespace vibroimpact::integrators
             {
               names.push_back((j == 0 ? "r1_" : "r2_") + support.name);
               const model::SparseRow row = support.transverse[j];
-              functions.push_back([row](const ResponseSample &s) {
-                return s.u ? row.dot(*s.u) : std::numeric_limits<double>::quiet_NaN();
+              functions.push_back([row, k, j](const ResponseSample &s) {
+                return s.u          ? row.dot(*s.u)
+                       : s.supports ? (*s.supports)[k].position[j]
+                                    : std::numeric_limits<double>::quiet_NaN();
               });
             }
           for (const auto &[prefix, member] : taken)

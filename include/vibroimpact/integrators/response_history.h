@@ -19,6 +19,7 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <array>
 #include <vector>
 
 namespace vibroimpact::io
@@ -59,6 +60,9 @@ namespace vibroimpact::integrators
     double normal_impulse = 0.0, tangential_impulse = 0.0; // since the previous sample; |p_t| per step
     double normal_force = 0.0, tangential_force = 0.0;     // the same over the row's time span
     double friction_work = 0.0, wear_work = 0.0;           // cumulative since t = 0
+    // r1, r2 (the support's transverse rows) at the row, from a solver that forms no DoF vector u
+    // there (the modal ones); ignored where the sample has u.
+    std::array<double, 2> position{{std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()}};
   };
 
   // The state of a run at one output time.

@@ -79,7 +79,7 @@ namespace vibroimpact::integrators
         if (spatial)
           {
             spatial_.emplace(*spatial);
-            recorder_.supports.resize(spatial->size());
+            recorder_.watch_supports(spatial->supports());
           }
       }
 

@@ -32,6 +32,7 @@ namespace vibroimpact::integrators
 
     bool        empty() const { return supports_.empty(); }
     std::size_t size() const { return supports_.size(); }
+    const std::vector<ModalSupport> &supports() const { return supports_; }
 
     // Adds Σ (normal F_N + tangentᵀ F_t) on the modes to `generalized`, at the modal state (q, v)
     // (v: the velocity the damping reads). dq: the step's displacement increment, which loads

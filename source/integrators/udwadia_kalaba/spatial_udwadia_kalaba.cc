@@ -37,7 +37,7 @@ namespace vibroimpact::integrators
         for (unsigned int s = 0; s < supports_.size(); ++s)
           for (unsigned int k = 0; k < supports_[s].support.n_candidates(); ++k)
             constraints_.push_back({int(s), k});
-        recorder_.supports.resize(supports_.size());
+        recorder_.watch_supports(supports_);
       }
 
       RunSummary run()
