@@ -375,7 +375,7 @@ namespace vibroimpact::studies
        << "set terminal pngcairo size 1000,650 noenhanced\nset output 'branches.png'\n"
        << "set datafile separator ','\nset logscale x\nset grid\nset key outside right\n"
        << "set xlabel 'energy'\nset ylabel 'frequency [rad/s]'\n"
-       << "set title " << io::gnuplot_quote("branches per mesh; crosses: tongue points; against " + reference) << "\n";
+       << "set title 'the branch per mesh (crosses: tongue points); dotted: the tabulated energies'\n";
     for (const double e : energies)
       gp << "set arrow from first " << e << ", graph 0 to first " << e << ", graph 1 nohead dt 3 lc 'gray'\n";
     gp << "plot ";
