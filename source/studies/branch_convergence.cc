@@ -82,9 +82,10 @@ namespace vibroimpact::studies
       return sum;
     }
 
-    // Energies spanning the range every branch's backbone covers (its first stretch's ends, the
-    // meshes without points left out): five, log-spaced strictly inside it, so that no energy
-    // sits on the end of a branch (a grazing, where ω(E) is not smooth).
+    // Energies spanning the range every branch's backbone covers (from its lowest to its highest
+    // backbone point, the meshes without two such points left out): five, log-spaced strictly
+    // inside it, so that no energy sits on the end of a branch (a grazing, where ω(E) is not
+    // smooth). Tongues inside that range are reported where they fall.
     std::vector<double> default_energies(const std::vector<MeshBranch> &meshes)
     {
       double low = 0, high = std::numeric_limits<double>::infinity();
