@@ -405,7 +405,11 @@ namespace
           out->commit();
         }
       py::dict d;
-      d["convergence"] = result.response ? csv_columns(result.response->table()) : py::dict();
+      // convergence.csv's columns (response and branch studies); a branch study's branches.csv too.
+      d["convergence"] = result.response ? csv_columns(result.response->table())
+                         : result.branch ? csv_columns(result.branch->table())
+                                         : py::dict();
+      d["branches"]    = result.branch ? py::object(csv_columns(result.branch->branches_table())) : py::none();
       d["frequencies"] = result.frequencies ? py::object(modal_convergence_result(*result.frequencies)) : py::none();
       d["text"]        = result.table;
       d["warnings"]    = result.warnings;

@@ -85,6 +85,25 @@ def test_converge_frequencies(tmp_path):
     assert result.text == text
 
 
+BEAM_BRANCH = SOURCE / "examples/pinned_beam_backbone/case.prm"  # its Convergence section: Study = branch
+
+
+def test_converge_branch_equals_the_command_lines_csv(tmp_path):
+    result = vi.Case(BEAM_BRANCH).converge(output=tmp_path / "module")
+    out = cli("converge", BEAM_BRANCH, tmp_path / "cli", [])
+    assert_same_columns(result.convergence, read_csv(out / "convergence.csv"))
+    # No tongue on these branches: an all-empty text column reads back as NaN, so it is checked apart.
+    branches = dict(result.branches)
+    assert set(branches.pop("tongue")) == {""}
+    cli_branches = read_csv(out / "branches.csv")
+    del cli_branches["tongue"]
+    assert_same_columns(branches, cli_branches)
+    assert_same_files(tmp_path / "module", out)
+    # The backbone of 4 FE modes converges like the Hermite beam's frequencies: h^4 at every energy.
+    np.testing.assert_allclose(result.convergence["frequency_order"], 4.0, atol=0.15)
+    assert set(result.convergence["where"]) == {"backbone"}
+
+
 GAP = SOURCE / "examples/pinned_beam_gap_sweep/case.prm"
 GAP_SHORT = {"Sweep/Number of values": 4, "Sweep/Transient periods": 10, "Sweep/Recorded periods": 5}
 

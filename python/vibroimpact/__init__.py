@@ -76,7 +76,8 @@ class Comparison(_Result):
 class Convergence(_Result):
     """Case.converge(): convergence (the columns of convergence.csv; empty for a frequency study),
     frequencies (a frequency study: elements, dofs, omegas[row, mode], relative_errors[row, mode],
-    reference; else None), text (convergence.txt) and warnings."""
+    reference; else None), branches (a branch study: the columns of branches.csv; else None),
+    text (convergence.txt) and warnings."""
 
 
 class Sweep(_Result):

@@ -5,6 +5,7 @@
 //   vibroimpact simulate   examples/pinned_beam_obstacle/case.prm -s 'Simulation/Solver=modal-cor'
 //   vibroimpact converge   examples/pinned_beam_modes/case.prm -s 'Convergence/Refinement cycles=5'
 //   vibroimpact converge   examples/bar_on_rigid_wall/case.prm
+//   vibroimpact converge   examples/pinned_beam_backbone/case.prm -s 'Convergence/Study=branch'
 //   vibroimpact compare    examples/pinned_beam_obstacle/case.prm
 //   mpirun -np 2 vibroimpact sweep examples/pinned_beam_frequency_sweep/case.prm
 //   vibroimpact parameters
@@ -48,7 +49,7 @@ namespace
       {"compare", "the case's runs (subsection Run <name>: any solver, own overrides) against a reference run"},
       {"sweep", "Poincaré sections over one swept parameter (bifurcation diagram); runs on MPI ranks"},
       {"converge", "convergence table with observed rates: natural frequencies, or response quantities under mesh, "
-                   "time-step or mode refinement"},
+                   "time-step or mode refinement, or a Continuation branch at fixed energies on bisected meshes"},
       {"continue", "periodic orbits by shooting and continuation (Trilinos LOCA): branches, Floquet stability, "
                    "frequency-energy plot"},
     };

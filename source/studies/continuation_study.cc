@@ -232,12 +232,19 @@ namespace vibroimpact::studies
 
   ContinuationSetup prepare_continuation(const CaseFile &c)
   {
+    return prepare_continuation(c.description, c.continuation, c.solver("moreau-jean"));
+  }
+
+  ContinuationSetup prepare_continuation(const structure::CaseDescription &description,
+                                         const periodic::ContinuationCase &continuation,
+                                         const integrators::Solver        &moreau_jean)
+  {
     ContinuationSetup setup;
-    setup.continuation = c.continuation;
-    setup.model        = std::make_unique<model::StructuralModel>(structure::build_model(c.description));
+    setup.continuation = continuation;
+    setup.model        = std::make_unique<model::StructuralModel>(structure::build_model(description));
     periodic::check_continuation(setup.continuation, *setup.model);
     // Every map with impacts shares the Moreau-Jean subsection's energy correction.
-    const auto *time_stepping = integrators::settings_of<integrators::MoreauJeanSettings>(c.solver("moreau-jean"));
+    const auto *time_stepping = integrators::settings_of<integrators::MoreauJeanSettings>(moreau_jean);
     if (!time_stepping)
       throw std::logic_error("the solver registered as moreau-jean has no Moreau-Jean settings");
     setup.flow = periodic::make_flow_map({*setup.model, setup.continuation, *time_stepping});
@@ -327,6 +334,39 @@ namespace vibroimpact::studies
     return result;
   }
 
+  std::vector<periodic::Branch> trace_families(const periodic::ContinuationCase &cc, periodic::PeriodicFlowMap &flow,
+                                               const bool quiet)
+  {
+    std::string failure;
+    auto        branches = trace_share(cc, flow, families_of(cc), 0, 1, quiet, failure);
+    if (!failure.empty() && io::interrupt_signal() == 0)
+      throw integrators::NumericalFailure(failure);
+    return branches;
+  }
+
+  std::vector<std::vector<std::string>> tongue_labels(const std::vector<periodic::Branch> &branches,
+                                                      const periodic::ContinuationCase    &cc,
+                                                      const periodic::PeriodicFlowMap     &flow)
+  {
+    std::vector<double> free, held;
+    if (cc.kind == periodic::OrbitKind::free)
+      {
+        for (unsigned int k = 1; k <= flow.dimension() / 2; ++k)
+          free.push_back(2 * M_PI / flow.linear_period(k));
+        held = flow.held_contact_frequencies();
+      }
+    std::vector<std::vector<std::string>> labels;
+    for (std::size_t b = 0; b < branches.size(); ++b)
+      {
+        const auto        &branch = branches[b];
+        const unsigned int mode   = cc.start == periodic::StartKind::linear_mode && b < cc.families.size()
+                                      ? static_cast<unsigned int>(cc.families[b]) : 1;
+        labels.push_back(free.empty() ? std::vector<std::string>(branch.points.size())
+                                      : periodic::tongue_labels(branch, free, held, mode));
+      }
+    return labels;
+  }
+
   namespace
   {
     // The `tongue` column: per point, the internal resonance whose tongue it lies on (empty on
@@ -335,22 +375,8 @@ namespace vibroimpact::studies
                                        const periodic::PeriodicFlowMap &flow)
     {
       io::CsvTable::Column column{"tongue", io::CsvTable::Column::Kind::text, {}, {}};
-      std::vector<double>  free, held;
-      if (cc.kind == periodic::OrbitKind::free)
-        {
-          for (unsigned int k = 1; k <= flow.dimension() / 2; ++k)
-            free.push_back(2 * M_PI / flow.linear_period(k));
-          held = flow.held_contact_frequencies();
-        }
-      for (std::size_t b = 0; b < result.branches.size(); ++b)
-        {
-          const auto  &branch = result.branches[b];
-          unsigned int mode   = cc.start == periodic::StartKind::linear_mode && b < cc.families.size()
-                                  ? static_cast<unsigned int>(cc.families[b]) : 1;
-          const auto labels = free.empty() ? std::vector<std::string>(branch.points.size())
-                                           : periodic::tongue_labels(branch, free, held, mode);
-          column.cells.insert(column.cells.end(), labels.begin(), labels.end());
-        }
+      for (const auto &labels : tongue_labels(result.branches, cc, flow))
+        column.cells.insert(column.cells.end(), labels.begin(), labels.end());
       return column;
     }
   } // namespace

@@ -216,15 +216,18 @@ namespace vibroimpact::studies
   {
     s.add("Study", c.study,
           io::Choices<ConvergenceStudy>{{"frequencies", ConvergenceStudy::frequencies},
-                                        {"response", ConvergenceStudy::response}},
+                                        {"response", ConvergenceStudy::response},
+                                        {"branch", ConvergenceStudy::branch}},
           "frequencies: natural frequencies on bisected meshes; response: the case run through Simulation/Solver "
-          "on refined discretisations, with the Quantities of its response history.");
+          "on refined discretisations, with the Quantities of its response history; branch: the Continuation "
+          "family traced on bisected meshes, its frequency and contact fraction at the Energies.");
     s.add("Exact solution", c.exact,
           io::Choices<ExactSolution>{{"none", ExactSolution::none},
                                      {"pinned-pinned beam", ExactSolution::pinned_pinned_beam},
                                      {"clamped-free beam", ExactSolution::clamped_free_beam},
                                      {"fixed-free rod", ExactSolution::fixed_free_rod}},
-          "Closed-form frequencies to measure errors against (frequencies); none: the finest mesh.");
+          "Closed-form frequencies to measure errors against (frequencies); for a branch study, fixed-free rod "
+          "is the continuum rod's first nonsmooth mode against its stop; none: the finest mesh.");
     s.add("Refinement cycles", c.n_cycles, 1, 12,
           "Discretisations in the study: the case's own, then refined once per further cycle.");
     s.add("Refine", c.refine,
@@ -244,6 +247,10 @@ namespace vibroimpact::studies
     s.add("Reference run", c.reference_run,
           "A run (subsection Run <name>) whose response the cycles are measured against; empty: each quantity's "
           "exact value, else the finest cycle (with a Richardson estimate).");
+    s.add("Energies", c.energies, io::positive(),
+          "Branch study: total energies at which each mesh's branch is interpolated (in log E, between "
+          "backbone points, never across a tongue), separated by ','; empty: five spanning the range every "
+          "branch covers.");
     if (!s.reading())
       return;
     for (const auto &q : c.quantities)

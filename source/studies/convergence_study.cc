@@ -6,6 +6,7 @@
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/case_file.h>
+#include <vibroimpact/studies/continuation_study.h>
 #include <vibroimpact/studies/convergence_study.h>
 
 #include <sstream>
@@ -28,6 +29,24 @@ namespace vibroimpact::studies
                              "solver " + solver.name() + " has no (finite) number of modes to double");
       integrators::check_run(solver, model, c.run, c.filename);
     }
+
+    // A branch study: a Continuation section of free families, refined by the mesh, against the
+    // rod's closed form or the finest mesh; the coarsest continuation set up once to check it.
+    void check_branch_study(const CaseFile &c)
+    {
+      const auto &settings = c.convergence;
+      if (!c.continuation.section_given || c.continuation.kind != periodic::OrbitKind::free)
+        throw io::InputError(c.filename, "Convergence/Study",
+                             "a branch study needs a Continuation section of free families (Kind = free)");
+      if (settings.refine != Refinement::mesh)
+        throw io::InputError(c.filename, "Convergence/Refine", "a branch study refines the mesh only");
+      if (settings.exact != ExactSolution::none && settings.exact != ExactSolution::fixed_free_rod)
+        throw io::InputError(c.filename, "Convergence/Exact solution",
+                             "a branch study knows the closed form of the fixed-free rod only");
+      if (settings.exact == ExactSolution::fixed_free_rod)
+        rod_against_stop(c.description);
+      prepare_continuation(c);
+    }
   } // namespace
 
   ConvergenceSetup prepare_convergence(const CaseFile &c)
@@ -39,7 +58,14 @@ namespace vibroimpact::studies
                               settings.refine == Refinement::mesh_and_time_step;
     if (refines_mesh && model.n_elements == 0)
       throw io::InputError(c.filename, "Convergence/Refine", "the case has no finite elements to refine (only point masses)");
-    ConvergenceSetup setup{c.filename, c.description, settings, c.solver().clone(), c.run, std::nullopt};
+    ConvergenceSetup setup{c.filename, c.description, settings, c.solver().clone(), c.run, std::nullopt, {}, {}};
+    if (settings.study == ConvergenceStudy::branch)
+      {
+        check_branch_study(c);
+        setup.continuation = c.continuation;
+        setup.moreau_jean  = c.solver("moreau-jean").clone();
+        return setup;
+      }
     if (settings.study == ConvergenceStudy::frequencies)
       {
         exact_frequencies(settings.exact, c.description, c.description.n_modes);
@@ -65,6 +91,12 @@ namespace vibroimpact::studies
         result.frequencies = run_modal_convergence(setup.description, setup.settings, on_cycle);
         result.frequencies->write_table(table);
         result.warnings = result.frequencies->round_off_warnings();
+      }
+    else if (setup.settings.study == ConvergenceStudy::branch)
+      {
+        result.branch = run_branch_convergence(setup.description, setup.continuation, *setup.moreau_jean,
+                                               setup.settings, on_cycle);
+        result.branch->write_table(table);
       }
     else
       {
@@ -93,6 +125,12 @@ namespace vibroimpact::studies
       {
         io::write_csv_table(out / "convergence.csv", result.response->table());
         result.response->plot(out.staging());
+      }
+    if (result.branch)
+      {
+        io::write_csv_table(out / "convergence.csv", result.branch->table());
+        io::write_csv_table(out / "branches.csv", result.branch->branches_table());
+        result.branch->plot(out.staging());
       }
     io::write_file(out / "convergence.txt", result.table);
   }

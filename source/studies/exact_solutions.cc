@@ -63,4 +63,27 @@ namespace vibroimpact::studies
       }
     return omegas;
   }
+
+  periodic::Rod rod_against_stop(const structure::CaseDescription &description)
+  {
+    const auto fail = [&](const std::string &reason) {
+      throw io::InputError(description.filename, "Convergence/Exact solution",
+                           "the rod's nonsmooth mode needs " + reason);
+    };
+    exact_frequencies(ExactSolution::fixed_free_rod, description, 1); // one fixed-free rod
+    const auto &body = description.bodies.front();
+    if (description.contacts.size() != 1)
+      fail("exactly one contact");
+    const auto &contact = description.contacts.front();
+    // The stop must face the end's positive displacement (side above: g = g0 − u(L)).
+    if (contact.point.body != body.name || std::abs(contact.point.x - body.length) > 1e-12 * body.length ||
+        !contact.other.is_ground() || contact.side != structure::ContactSide::above || !(contact.gap > 0))
+      fail("its contact at the free end x = L, on the ground, side above, with a positive gap");
+    periodic::Rod rod;
+    rod.length     = body.length;
+    rod.EA         = body.stiffness;
+    rod.wave_speed = std::sqrt(body.stiffness / body.mass_per_length);
+    rod.gap        = contact.gap;
+    return rod;
+  }
 } // namespace vibroimpact::studies

@@ -10,6 +10,8 @@
 #include <vibroimpact/periodic/continuation.h>
 #include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/periodic/continuation_parameters.h>
+#include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/structure/case_description.h>
 
 #include <mpi.h>
 
@@ -35,6 +37,10 @@ namespace vibroimpact::studies
     std::unique_ptr<periodic::PeriodicFlowMap> flow;
   };
   ContinuationSetup prepare_continuation(const CaseFile &c);
+  // The same from its parts (the mesh-convergence study builds one per refined description).
+  ContinuationSetup prepare_continuation(const structure::CaseDescription &description,
+                                         const periodic::ContinuationCase &continuation,
+                                         const integrators::Solver        &moreau_jean);
 
   struct ContinuationResult
   {
@@ -50,6 +56,18 @@ namespace vibroimpact::studies
   // family the flow cannot start, NumericalFailure for a rank's failure (none after a signal).
   ContinuationResult run_continuation(const periodic::ContinuationCase &c, periodic::PeriodicFlowMap &flow,
                                       MPI_Comm comm, bool quiet);
+
+  // The case's families traced one after another on this process, without MPI (what
+  // run_continuation does on one rank): for studies that run many continuations (`converge`).
+  // Throws as run_continuation.
+  std::vector<periodic::Branch> trace_families(const periodic::ContinuationCase &cc, periodic::PeriodicFlowMap &flow,
+                                               bool quiet);
+
+  // Per branch, per point: the internal-resonance tongue it lies on (periodic/tongues.h), empty
+  // on the backbone and for forced responses: branch.csv's `tongue` column.
+  std::vector<std::vector<std::string>> tongue_labels(const std::vector<periodic::Branch> &branches,
+                                                      const periodic::ContinuationCase    &cc,
+                                                      const periodic::PeriodicFlowMap     &flow);
 
   // branch.csv's columns and rows (one row per orbit; the probes at t = Sampling phase T of one
   // sampled period), as write_continuation writes them and the Python module returns them.

@@ -5,7 +5,9 @@
 //    halves dx or h, or doubles the modes), with quantities read from each run's response
 //    history by name, their errors against exact values, a reference run or the finest cycle,
 //    and observed rates (deal.II ConvergenceTable), plus a Richardson estimate where no
-//    reference is given.
+//    reference is given;
+//  - branch (branch_convergence.h): the case's Continuation family traced on bisected meshes,
+//    its frequency and contact fraction at fixed energies against a closed form or the finest mesh.
 //
 // Quantities ("Convergence/Quantities", separated by ';', each optionally "= exact value"):
 //   impact time(k[, contact])        time of the k-th impact (of the contact; default: any)
@@ -46,7 +48,8 @@ namespace vibroimpact::studies
   enum class ConvergenceStudy
   {
     frequencies,
-    response
+    response,
+    branch
   };
 
   enum class Refinement
@@ -65,6 +68,7 @@ namespace vibroimpact::studies
     Refinement               refine   = Refinement::mesh;
     std::vector<std::string> quantities;    // response
     std::string              reference_run; // a "Run <name>"; empty: exact values or the finest cycle
+    std::vector<double>      energies;      // branch: where the branches are compared; empty: chosen
   };
 
   void bind_convergence_parameters(io::ParameterSection &section, ConvergenceSettings &settings);

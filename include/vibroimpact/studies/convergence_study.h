@@ -1,8 +1,10 @@
 // The convergence study of a case (`vibroimpact converge`, the Python module's Case.converge()),
 // chosen by its Convergence subsection: natural frequencies on bisected meshes
 // (modal_convergence.h) or response quantities under mesh, time-step or mode refinement
-// (convergence.h), returned as data with the table text; write_convergence then writes
-// convergence.txt and, for a response, convergence.csv and convergence.png.
+// (convergence.h) or a Continuation branch on bisected meshes at fixed energies
+// (branch_convergence.h), returned as data with the table text; write_convergence then writes
+// convergence.txt and, for a response, convergence.csv and convergence.png (for a branch also
+// branches.csv and branches.png).
 // As every study: prepare (all input checks, before any output), run, write.
 #pragma once
 
@@ -10,6 +12,7 @@
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/structure/case_description.h>
+#include <vibroimpact/studies/branch_convergence.h>
 #include <vibroimpact/studies/convergence.h>
 #include <vibroimpact/studies/modal_convergence.h>
 
@@ -44,12 +47,16 @@ namespace vibroimpact::studies
       integrators::RunControl                    control;
     };
     std::optional<ReferenceRun> reference;
+    // Branch studies: the Continuation subsection and the Moreau-Jean solver its flow maps share.
+    periodic::ContinuationCase                 continuation;
+    std::shared_ptr<const integrators::Solver> moreau_jean;
   };
 
   struct ConvergenceResult
   {
     std::optional<ModalConvergence>    frequencies; // Convergence/Study = frequencies
     std::optional<ResponseConvergence> response;    // Convergence/Study = response
+    std::optional<BranchConvergence>   branch;      // Convergence/Study = branch
     std::string                        table;       // convergence.txt
     std::vector<std::string>           warnings;    // round-off in the finest meshes
   };

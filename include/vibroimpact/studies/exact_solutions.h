@@ -1,6 +1,8 @@
-// Closed-form natural frequencies the finite elements are verified against (doc/theory.md).
+// Closed-form natural frequencies the finite elements are verified against (doc/theory.md), and
+// the closed-form nonsmooth mode a branch study measures FE branches against.
 #pragma once
 
+#include <vibroimpact/periodic/closed_forms.h>
 #include <vibroimpact/structure/case_description.h>
 
 #include <string>
@@ -24,4 +26,10 @@ namespace vibroimpact::studies
   std::vector<double> exact_frequencies(ExactSolution                      solution,
                                         const structure::CaseDescription &description,
                                         unsigned int                       n);
+
+  // The continuum of a fixed–free rod whose free end meets a rigid stop at gap g (one rod, one
+  // contact at x = L on the ground, on the side the end moves toward when stretched), for the
+  // closed-form first nonsmooth mode (periodic::rod_first_nonsmooth_mode). Throws io::InputError
+  // (parameter "Convergence/Exact solution") when the case is not that structure.
+  periodic::Rod rod_against_stop(const structure::CaseDescription &description);
 } // namespace vibroimpact::studies
