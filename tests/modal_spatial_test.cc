@@ -394,3 +394,21 @@ TEST(ModalUdwadiaKalabaSpatial, RefusesFrictionAndThePenaltyANonPositiveTangenti
   settings.tangential_stiffness = -1.0;
   EXPECT_THROW(integrators::ModalPenalty(mdl, settings), std::invalid_argument);
 }
+
+// The wear work of an impact: thrown from the centre of a frictionless flat bar (walls r1 = ±c)
+// at (2, 1) on k = m = 1, the mass meets r1 = 1 at t = π/6 with U_n = −√3 and U_t = cos(π/6);
+// the e = 0 impact's impulse √3 at that sliding speed is ∫ dP_N |v_t| = 3/2, and the spring pulls
+// the mass off the wall at once. U–K books it (the impact's impulse, not only the constraint
+// forces of a persistent contact), as Moreau–Jean does (the first-order closed form to O(h)).
+TEST(ModalUdwadiaKalabaSpatial, AnImpactWearsTheImpulseTimesTheSlidingSpeed)
+{
+  auto mdl                = point_mass(1.0, 1.0, 1.0, SpatialSupport::Shape::polygonal, 0.0);
+  mdl.initial_velocity[0] = 2.0;
+  mdl.initial_velocity[1] = 1.0;
+  const Recorder r        = run_uk(mdl, 1e-5, 1.0, 0.1);
+  double impulse = 0.0; // each row's since the previous one
+  for (const auto &sample : r.supports)
+    impulse += sample.normal_impulse;
+  EXPECT_NEAR(impulse, std::sqrt(3.0), 1e-3);
+  EXPECT_NEAR(r.supports.back().wear_work, 1.5, 1e-3);
+}

@@ -176,6 +176,24 @@ namespace vibroimpact::integrators
         observer_.support_event(e);
       }
 
+      // |U_t| of a support's contact at the current velocity: circumferential and axial sliding.
+      double sliding_speed(const Constraint &c) const
+      {
+        const ModalSupport   &s = supports_[c.support];
+        const Eigen::Vector3d U = s.frame(c.outward) * s.read(v_);
+        return U.tail<2>().norm();
+      }
+
+      // A normal impulse p at a support's contact, into its sample with its wear work p |U_t| (the
+      // sliding speed after it: a frictionless impulse leaves U_t unchanged), the rule of the
+      // constraint forces and of the impacts alike.
+      void book_support_impulse(const Constraint &c, const double p)
+      {
+        auto &sample = recorder_.supports[c.support];
+        sample.normal_impulse += p;
+        sample.wear_work += p * sliding_speed(c);
+      }
+
       // The constraint forces' impulse over the step, into the rows and the supports' samples
       // (wear work ∫ F_N |v_t| dt at the step's end velocity; no friction).
       void book_constraint_forces()
@@ -183,14 +201,7 @@ namespace vibroimpact::integrators
         recorder_.impulse_since_row += h_ * force_;
         for (auto &c : constraints_)
           if (c.support >= 0 && c.lambda > 0)
-            {
-              const ModalSupport &s       = supports_[c.support];
-              const auto          f       = s.frame(c.outward);
-              const Eigen::Vector3d U     = f * s.read(v_);
-              auto               &sample  = recorder_.supports[c.support];
-              sample.normal_impulse += h_ * c.lambda;
-              sample.wear_work += h_ * c.lambda * U.tail<2>().norm();
-            }
+            book_support_impulse(c, h_ * c.lambda);
       }
 
       // Contacts at or past their wall (gap ≤ tolerance × clearance scale) and approaching.
@@ -271,7 +282,7 @@ namespace vibroimpact::integrators
           if (c.support < 0)
             recorder_.impulse_since_row[c.index] += p[k];
           else
-            recorder_.supports[c.support].normal_impulse += p[k];
+            book_support_impulse(c, p[k]);
           if (k < first_closing)
             continue;
           // Closes unless it bounced (e > 0 at a real approach velocity).
