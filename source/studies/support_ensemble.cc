@@ -16,15 +16,6 @@ namespace vibroimpact::studies
 {
   namespace
   {
-    // The statistics an ensemble estimates, in the order of statistics.csv; with supports in space
-    // also theirs (0 for planar stops), as statistics.csv appends them.
-    const std::vector<std::string> statistic_names{"impacts",    "impact_rate", "contact_fraction", "mean_force",
-                                                   "rms_force",  "peak_force",  "impact_work",      "work_rate"};
-    const std::vector<std::string> spatial_names{"mean_shock_duration",   "mean_rebound_duration",
-                                                 "mean_tangential_force", "rms_tangential_force",
-                                                 "peak_tangential_force", "friction_work",
-                                                 "wear_work",             "wear_work_rate"};
-
     bool in_space(const std::vector<RealizationResult> &results)
     {
       if (results.empty())
@@ -33,38 +24,28 @@ namespace vibroimpact::studies
       return std::any_of(first.begin(), first.end(), [](const auto &s) { return s.in_space; });
     }
 
+    // The statistics an ensemble estimates: statistics.csv's but the record's duration.
+    std::vector<std::pair<std::string, double>> estimated(const SupportStatistics &s, const bool spatial)
+    {
+      auto values = statistic_values(s, spatial);
+      values.erase(values.begin()); // duration
+      return values;
+    }
+
     std::vector<std::string> names_of(const bool spatial)
     {
-      auto names = statistic_names;
-      if (spatial)
-        names.insert(names.end(), spatial_names.begin(), spatial_names.end());
+      std::vector<std::string> names;
+      for (const auto &[name, value] : estimated(SupportStatistics{}, spatial))
+        names.push_back(name);
       return names;
     }
 
     std::vector<double> values_of(const SupportStatistics &s, const bool spatial)
     {
-      std::vector<double> values{double(s.impacts), s.impact_rate, s.contact_fraction, s.mean_force,
-                                 s.rms_force,       s.peak_force,  s.impact_work,      s.work_rate};
-      if (spatial)
-        values.insert(values.end(), {s.mean_shock_duration, s.mean_rebound_duration, s.mean_tangential_force,
-                                     s.rms_tangential_force, s.peak_tangential_force, s.friction_work, s.wear_work,
-                                     s.wear_work_rate});
+      std::vector<double> values;
+      for (const auto &[name, value] : estimated(s, spatial))
+        values.push_back(value);
       return values;
-    }
-
-    // The spectra of a record's supports: one a planar support, r1 and r2 of one in space.
-    std::vector<std::pair<std::string, const PowerSpectrum *>> spectra_of(const std::vector<SupportStatistics> &all)
-    {
-      std::vector<std::pair<std::string, const PowerSpectrum *>> spectra;
-      for (const auto &s : all)
-        if (s.in_space)
-          {
-            spectra.emplace_back("psd_" + s.name + "_e1", &s.displacement_psd);
-            spectra.emplace_back("psd_" + s.name + "_e2", &s.second_psd);
-          }
-        else
-          spectra.emplace_back("psd_" + s.name, &s.displacement_psd);
-      return spectra;
     }
   } // namespace
 
@@ -251,14 +232,14 @@ namespace vibroimpact::studies
     if (results.empty() || results.front().statistics.empty())
       return {};
     const auto              &first = results.front().statistics;
-    const auto               names = spectra_of(first);
+    const auto               names = named_spectra(first);
     std::vector<std::string> header{"frequency"};
     for (const auto &[name, psd] : names)
       header.push_back(name);
     io::CsvTable table(header);
     std::vector<std::vector<std::pair<std::string, const PowerSpectrum *>>> records;
     for (const auto &r : results)
-      records.push_back(spectra_of(r.statistics));
+      records.push_back(named_spectra(r.statistics));
     for (std::size_t k = 0; k < first.front().displacement_psd.frequency.size(); ++k)
       {
         std::vector<double> row{first.front().displacement_psd.frequency[k]};

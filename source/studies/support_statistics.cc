@@ -502,16 +502,6 @@ namespace vibroimpact::studies
 {
   namespace
   {
-    const std::vector<std::string> statistics_columns{"support",   "duration",   "impacts",    "impact_rate",
-                                                      "contact_fraction", "mean_force", "rms_force", "peak_force",
-                                                      "impact_work",      "work_rate"};
-
-    // Appended after statistics_columns when a support is in space (planar tables keep theirs).
-    const std::vector<std::string> spatial_columns{"mean_shock_duration",  "mean_rebound_duration",
-                                                   "mean_tangential_force", "rms_tangential_force",
-                                                   "peak_tangential_force", "friction_work",
-                                                   "wear_work",             "wear_work_rate"};
-
     bool any_in_space(const std::vector<SupportStatistics> &statistics)
     {
       return std::any_of(statistics.begin(), statistics.end(), [](const auto &s) { return s.in_space; });
@@ -519,22 +509,17 @@ namespace vibroimpact::studies
 
     std::vector<std::string> columns_of(const std::vector<SupportStatistics> &statistics)
     {
-      auto columns = statistics_columns;
-      if (any_in_space(statistics))
-        columns.insert(columns.end(), spatial_columns.begin(), spatial_columns.end());
+      std::vector<std::string> columns{"support"};
+      for (const auto &[name, value] : statistic_values(SupportStatistics{}, any_in_space(statistics)))
+        columns.push_back(name);
       return columns;
     }
 
-    // One support's numbers in the order of statistics_columns (after the name), then, with
-    // `spatial`, of spatial_columns (zero tangential force and wear for planar stops).
-    std::vector<double> statistics_row(const SupportStatistics &s, const bool spatial = false)
+    std::vector<double> statistics_row(const SupportStatistics &s, const bool spatial)
     {
-      std::vector<double> row{s.duration,  double(s.impacts), s.impact_rate, s.contact_fraction, s.mean_force,
-                              s.rms_force, s.peak_force,      s.impact_work, s.work_rate};
-      if (spatial)
-        row.insert(row.end(), {s.mean_shock_duration, s.mean_rebound_duration, s.mean_tangential_force,
-                               s.rms_tangential_force, s.peak_tangential_force, s.friction_work, s.wear_work,
-                               s.wear_work_rate});
+      std::vector<double> row;
+      for (const auto &[name, value] : statistic_values(s, spatial))
+        row.push_back(value);
       return row;
     }
 
@@ -551,26 +536,10 @@ namespace vibroimpact::studies
         }
     }
 
-    // The displacement spectra by column name: psd_<support>, and psd_<support>_e1, _e2 in space.
-    std::vector<std::pair<std::string, const PowerSpectrum *>>
-    spectra_of(const std::vector<SupportStatistics> &statistics)
-    {
-      std::vector<std::pair<std::string, const PowerSpectrum *>> spectra;
-      for (const auto &s : statistics)
-        if (s.in_space)
-          {
-            spectra.emplace_back("psd_" + s.name + "_e1", &s.displacement_psd);
-            spectra.emplace_back("psd_" + s.name + "_e2", &s.second_psd);
-          }
-        else
-          spectra.emplace_back("psd_" + s.name, &s.displacement_psd);
-      return spectra;
-    }
-
     // Spectra on the first support's frequencies (all share the row spacing and segment).
     void write_spectra(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
     {
-      const auto               spectra = spectra_of(statistics);
+      const auto               spectra = named_spectra(statistics);
       std::vector<std::string> names{"frequency"};
       for (const auto &[name, psd] : spectra)
         names.push_back(name);
@@ -649,7 +618,7 @@ namespace vibroimpact::studies
 
     io::GnuplotRun plot_spectra(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
     {
-      const auto         columns = spectra_of(statistics);
+      const auto         columns = named_spectra(statistics);
       std::ostringstream spectra;
       spectra << "set terminal pngcairo noenhanced size 800,500\nset output 'spectra.png'\nset datafile separator ','\n"
               << "set logscale y\nset xlabel 'frequency'\nset ylabel 'PSD of displacement at the support'\nplot ";
@@ -673,6 +642,38 @@ namespace vibroimpact::studies
       return io::start_gnuplot(folder / "force_pdf.gp", pdf.str());
     }
   } // namespace
+
+  std::vector<std::pair<std::string, double>> statistic_values(const SupportStatistics &s, const bool in_space)
+  {
+    std::vector<std::pair<std::string, double>> values{
+      {"duration", s.duration},       {"impacts", double(s.impacts)},   {"impact_rate", s.impact_rate},
+      {"contact_fraction", s.contact_fraction}, {"mean_force", s.mean_force}, {"rms_force", s.rms_force},
+      {"peak_force", s.peak_force},   {"impact_work", s.impact_work},   {"work_rate", s.work_rate}};
+    if (in_space)
+      values.insert(values.end(), {{"mean_shock_duration", s.mean_shock_duration},
+                                   {"mean_rebound_duration", s.mean_rebound_duration},
+                                   {"mean_tangential_force", s.mean_tangential_force},
+                                   {"rms_tangential_force", s.rms_tangential_force},
+                                   {"peak_tangential_force", s.peak_tangential_force},
+                                   {"friction_work", s.friction_work},
+                                   {"wear_work", s.wear_work},
+                                   {"wear_work_rate", s.wear_work_rate}});
+    return values;
+  }
+
+  std::vector<std::pair<std::string, const PowerSpectrum *>> named_spectra(const std::vector<SupportStatistics> &statistics)
+  {
+    std::vector<std::pair<std::string, const PowerSpectrum *>> spectra;
+    for (const auto &s : statistics)
+      if (s.in_space)
+        {
+          spectra.emplace_back("psd_" + s.name + "_e1", &s.displacement_psd);
+          spectra.emplace_back("psd_" + s.name + "_e2", &s.second_psd);
+        }
+      else
+        spectra.emplace_back("psd_" + s.name, &s.displacement_psd);
+    return spectra;
+  }
 
   void write_statistics_hdf5(io::Hdf5Records &file, const std::vector<SupportStatistics> &statistics)
   {

@@ -153,6 +153,14 @@ namespace vibroimpact::studies
                                                       const std::vector<SupportStatistics> &statistics,
                                                       bool                                  plots = true);
 
+  // One support's statistics by statistics.csv's columns after `support`, in its order (duration
+  // first), with the columns of supports in space appended when `in_space` (zero tangential force
+  // and wear for planar stops): the one list of them, for the table, HDF5 and the ensembles.
+  std::vector<std::pair<std::string, double>> statistic_values(const SupportStatistics &s, bool in_space);
+
+  // The displacement spectra by column name: psd_<support>, and psd_<support>_e1, _e2 in space.
+  std::vector<std::pair<std::string, const PowerSpectrum *>> named_spectra(const std::vector<SupportStatistics> &statistics);
+
   // statistics.csv's table as the group /statistics of an HDF5 file (its columns as datasets),
   // and wear_sectors.csv's as /wear_sectors.
   void write_statistics_hdf5(io::Hdf5Records &file, const std::vector<SupportStatistics> &statistics);
