@@ -273,7 +273,7 @@ namespace vibroimpact::studies
     const double waited_in_run = streams.waited_seconds();
     const auto   tail          = std::chrono::steady_clock::now();
     streams.finish();
-    SimulationResult result{std::move(setup.model), setup.control, std::move(history), {}};
+    SimulationResult result{std::move(setup.model), setup.control, std::move(history), {}, {}};
     result.n_frames       = streams.n_frames;
     result.streamed       = !folder.empty();
     result.hdf5_records   = setup.hdf5_records;
@@ -286,7 +286,10 @@ namespace vibroimpact::studies
                             (streams.statistics ? streams.statistics->rows_in_memory() : 0);
     const auto start = std::chrono::steady_clock::now();
     if (streams.statistics && !result.interrupted())
-      result.statistics = streams.statistics->finish();
+      {
+        result.statistics            = streams.statistics->finish();
+        result.support_forces_curves = streams.statistics->support_forces_curves();
+      }
     result.statistics_seconds = seconds_since(start);
     return result;
   }
@@ -299,7 +302,7 @@ namespace vibroimpact::studies
       records = write_kept_rows(result, out);
     std::vector<io::GnuplotRun> plots; // drawing while the rest is written
     if (!result.statistics.empty() && result.streamed)
-      plots = write_support_summaries(out.staging(), result.model, result.statistics);
+      plots = write_support_summaries(out.staging(), result.model, result.statistics, result.support_forces_curves);
     else if (!result.statistics.empty())
       write_support_statistics(out.staging(), result.model, result.history, result.statistics);
     if (records)

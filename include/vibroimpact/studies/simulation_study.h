@@ -48,6 +48,7 @@ namespace vibroimpact::studies
     integrators::RunControl                  control;
     integrators::ResponseHistory             history;    // rows, events and summary
     std::vector<SupportStatistics>           statistics; // clearance supports (none after a signal)
+    std::vector<SupportForcesCurve>          support_forces_curves; // streamed: support_forces.png's
     unsigned int                             n_frames = 0; // VTK frames written
     bool                                     hdf5_records = false;
     std::shared_ptr<io::Hdf5Records>         records = nullptr; // records.h5, its /history streamed in
