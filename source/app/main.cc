@@ -25,6 +25,7 @@
 
 #include <dlfcn.h>
 
+#include <chrono>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -85,12 +86,14 @@ namespace
 
 int main(int argc, char **argv)
 {
+  const auto started = std::chrono::steady_clock::now(); // simulate reports its start-up from here
   CLI::App program{"vibroimpact: finite elements for beams, rods and supports that hit obstacles "
                    "or each other"};
   program.require_subcommand(1);
   program.set_version_flag("--version", "vibroimpact " VIBROIMPACT_VERSION "\n.vtu writer: " VIBROIMPACT_VTU_WRITER);
 
   app::CommonOptions     options;
+  options.started = started;
   std::vector<CLI::App *> commands;
   for (const auto &verb : verbs())
     {

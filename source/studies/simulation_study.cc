@@ -160,17 +160,21 @@ namespace vibroimpact::studies
                     p = model::Vector(*s.impulse)] { frames->write(t, u, v, p); });
     }
 
-    // After the run (or its interruption): the last rows written, the streams closed.
+    // After the run (or its interruption): the last rows written, the streams closed (records.h5's
+    // history on the writer thread, which compresses its last chunks).
     void finish()
     {
       post_block();
+      if (history_hdf5)
+        writer_.post([this] {
+          history_hdf5->flush();
+          records->close_appended();
+        });
       writer_.finish();
       if (frames)
         n_frames = frames->finish();
       if (history_csv)
         history_csv->close();
-      if (history_hdf5)
-        history_hdf5->flush();
     }
 
     // Rows held at once, at most (a block being formed, blocks waiting for the writer).
