@@ -111,13 +111,17 @@ namespace vibroimpact::studies
   } // namespace
 
   // Everything a run streams: the sinks of its rows, its frames, and the writer thread they
-  // run on. Rows reach the thread in blocks; at most `max_pending` blocks or frames wait, so
-  // what is held is bounded by the block, not by the record.
+  // run on. Rows reach the thread in blocks; at most `blocks_pending` blocks wait (a frame, a few
+  // vectors, weighs an eighth of a block), so what is held is bounded by the block, not by the
+  // record. 32 blocks (8 k rows, 4 MB of the six-support history, ~0.15 s of its solve) outlast
+  // the writer's longest job, compressing records.h5's 59 chunks that fill on the same row
+  // (~0.1 s): with 8 jobs, frames included, the solver waited through each (0.3–0.66 s of 2 s at
+  // 10⁵ rows, doc/performance.md).
   class SimulationStreams : public integrators::RowSink, public integrators::ResponseObserver
   {
   public:
-    static constexpr std::size_t block_rows = 256, max_pending = 8;
-    static_assert((max_pending + 1) * block_rows == streamed_rows_held_at_most);
+    static constexpr std::size_t block_rows = 256, blocks_pending = 32, block_weight = 8, frame_weight = 1;
+    static_assert((blocks_pending + 1) * block_rows == streamed_rows_held_at_most);
 
     SimulationStreams(const SimulationSetup &setup, const std::vector<std::string> &columns,
                       const std::filesystem::path &folder)
@@ -157,7 +161,8 @@ namespace vibroimpact::studies
         return;
       post_block();
       writer_.post([this, t = s.time, u = model::Vector(*s.u), v = model::Vector(*s.v),
-                    p = model::Vector(*s.impulse)] { frames->write(t, u, v, p); });
+                    p = model::Vector(*s.impulse)] { frames->write(t, u, v, p); },
+                   frame_weight);
     }
 
     // After the run (or its interruption): the last rows written, the streams closed (records.h5's
@@ -178,7 +183,10 @@ namespace vibroimpact::studies
     }
 
     // Rows held at once, at most (a block being formed, blocks waiting for the writer).
-    std::size_t peak_rows_held() const { return (writer_.peak_pending() + 1) * block_rows; }
+    std::size_t peak_rows_held() const
+    {
+      return ((writer_.peak_pending() + block_weight - 1) / block_weight + 1) * block_rows;
+    }
     double      writer_seconds() const { return writer_.busy_seconds(); }
     double      waited_seconds() const { return writer_.waited_seconds(); }
 
@@ -192,7 +200,7 @@ namespace vibroimpact::studies
     {
       if (block_.empty())
         return;
-      writer_.post([this, block = std::move(block_)] { write_block(block); });
+      writer_.post([this, block = std::move(block_)] { write_block(block); }, block_weight);
       block_.clear();
       block_.reserve(block_rows * columns_);
     }
@@ -216,7 +224,7 @@ namespace vibroimpact::studies
     std::vector<double>          block_, line_;
     std::unique_ptr<HistoryCsv>  history_csv;
     std::unique_ptr<HistoryHdf5> history_hdf5;
-    io::BackgroundWriter         writer_{max_pending}; // last: its thread stops before the sinks go
+    io::BackgroundWriter         writer_{blocks_pending * block_weight}; // last: stops before the sinks go
   };
 
   namespace

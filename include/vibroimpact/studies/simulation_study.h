@@ -68,7 +68,7 @@ namespace vibroimpact::studies
   // `output`, the folder the run will write: empty, none). Throws io::InputError.
   // The most history rows a streamed run holds at once, whatever its record's length: the block
   // being formed and the blocks waiting for the writer thread.
-  inline constexpr std::size_t streamed_rows_held_at_most = (8 + 1) * 256;
+  inline constexpr std::size_t streamed_rows_held_at_most = (32 + 1) * 256;
 
   // keep_rows: the result's history keeps every row (otherwise only a run without an output
   // folder does, and only then does the memory bound of run_bounds.h apply).
