@@ -220,7 +220,7 @@ TEST(RecordStreaming, AccumulatedStatisticsEqualTheBatchComputation)
 }
 
 // A streamed run holds at most a few blocks of rows, for a record of 1001 rows as for one of
-// 4001 (more than the bound), and its history.csv and support_forces.csv are byte for byte
+// 10 001 (more than the bound), and its history.csv and support_forces.csv are byte for byte
 // those written from the same run's rows kept in memory.
 TEST(RecordStreaming, AStreamedRunHoldsBoundedRowsAndWritesTheSameFiles)
 {
@@ -228,25 +228,25 @@ TEST(RecordStreaming, AStreamedRunHoldsBoundedRowsAndWritesTheSameFiles)
   std::size_t peak[2] = {0, 0};
   for (const int k : {0, 1})
     {
-      const double T      = k == 0 ? 0.01 : 0.04;
+      const double T      = k == 0 ? 0.01 : 0.1;
       const fs::path out  = scratch.path / ("streamed" + std::to_string(k));
       io::OutputFolder folder(out, "simulate");
       const auto result = studies::run_simulation(six_supports(T, false, out), folder.staging());
       EXPECT_EQ(result.history.n_rows(), 0u);
-      EXPECT_EQ(result.history.n_samples(), k == 0 ? 1001u : 4001u);
+      EXPECT_EQ(result.history.n_samples(), k == 0 ? 1001u : 10001u);
       peak[k] = result.peak_rows_held;
       EXPECT_LE(peak[k], studies::streamed_rows_held_at_most);
       studies::write_simulation(result, folder);
       folder.commit();
     }
-  EXPECT_LT(studies::streamed_rows_held_at_most, 4001u) << "the long record must exceed the bound";
+  EXPECT_LT(studies::streamed_rows_held_at_most, 10001u) << "the long record must exceed the bound";
 
   // The long record again, its rows kept, written by the batch writers.
-  auto       setup = six_supports(0.04, true, {});
+  auto       setup = six_supports(0.1, true, {});
   const auto model = setup.model;
   const auto kept  = studies::run_simulation(std::move(setup));
-  ASSERT_EQ(kept.history.n_rows(), 4001u);
-  EXPECT_GE(kept.peak_rows_held, 4001u);
+  ASSERT_EQ(kept.history.n_rows(), 10001u);
+  EXPECT_GE(kept.peak_rows_held, 10001u);
   const fs::path batch = scratch.path / "batch";
   fs::create_directories(batch);
   integrators::write_history_csv(batch / "history.csv", kept.history);

@@ -26,6 +26,7 @@
 
 #include <dlfcn.h>
 
+#include <chrono>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -65,14 +66,16 @@ namespace
                    "print nothing but errors and warnings (no progress bar, timing, table or summary)");
   }
 
-  // Loads the verb module (beside the program in the build tree, in the library folder once
-  // installed: the program's RUNPATH) and runs the verb there.
+  // Loads the verb's module (beside the program in the build tree, in the library folder once
+  // installed: the program's RUNPATH) and runs the verb there: `continue` has a module of its
+  // own, the only one that loads Trilinos LOCA and NOX (verb_module.cc).
   int run_in_module(app::VerbCall call)
   {
+    const char *library = std::string(call.verb) == "continue" ? "libvibroimpact-cli-continue.so" : "libvibroimpact-cli.so";
     // LAZY as the dynamic loader binds a program's libraries: RTLD_NOW binds every function of
     // the ~230 libraries at once, 1.65e9 instructions against 1.27e9 (doc/performance.md).
     // GLOBAL: MPI's plugins look their symbols up in the libraries loaded before them.
-    void *module = ::dlopen("libvibroimpact-cli.so", RTLD_LAZY | RTLD_GLOBAL);
+    void *module = ::dlopen(library, RTLD_LAZY | RTLD_GLOBAL);
     const auto run = module ? reinterpret_cast<int (*)(const app::VerbCall *)>(::dlsym(module, "vibroimpact_run_verb"))
                             : nullptr;
     if (!run)
@@ -86,12 +89,14 @@ namespace
 
 int main(int argc, char **argv)
 {
+  const auto started = std::chrono::steady_clock::now(); // simulate reports its start-up from here
   CLI::App program{"vibroimpact: finite elements for beams, rods and supports that hit obstacles "
                    "or each other"};
   program.require_subcommand(1);
   program.set_version_flag("--version", "vibroimpact " VIBROIMPACT_VERSION "\n.vtu writer: " VIBROIMPACT_VTU_WRITER);
 
   app::CommonOptions     options;
+  options.started = started;
   std::vector<CLI::App *> commands;
   for (const auto &verb : verbs())
     {

@@ -1,7 +1,8 @@
-// The verbs as a loadable module (libvibroimpact-cli.so): the program (main.cc) reads the
-// command line without the solver libraries, and loads this module, and with it deal.II,
-// Trilinos, PETSc, VTK, ..., only when a verb runs. Here every failure of a verb becomes its
-// exit code and one line on stderr.
+// The verbs as loadable modules: the program (main.cc) reads the command line without the solver
+// libraries, and loads a module, and with it deal.II, Trilinos, PETSc, VTK, ..., only when a verb
+// runs. libvibroimpact-cli.so holds every verb but `continue`, which is libvibroimpact-cli-continue.so
+// (this file built with VIBROIMPACT_CONTINUE_MODULE), the one that loads Trilinos LOCA and NOX.
+// Here every failure of a verb becomes its exit code and one line on stderr.
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/write_error.h>
@@ -50,6 +51,10 @@ namespace
   {
     const std::string verb = call.verb;
     const auto       &o    = *call.options;
+#ifdef VIBROIMPACT_CONTINUE_MODULE
+    if (verb == "continue")
+      return app::run_continue(o, *call.argc, *call.argv);
+#else
     if (verb == "parameters")
       return app::print_parameters(call.parameters_of);
     if (verb == "modes")
@@ -62,8 +67,7 @@ namespace
       return app::run_converge(o);
     if (verb == "sweep")
       return app::run_sweep(o, *call.argc, *call.argv);
-    if (verb == "continue")
-      return app::run_continue(o, *call.argc, *call.argv);
+#endif
     std::cerr << "vibroimpact: error: unknown verb '" << verb << "'\n";
     return io::exit_bad_input;
   }

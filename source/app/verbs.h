@@ -1,6 +1,7 @@
 // The verbs of the `vibroimpact` program, one function each.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ namespace vibroimpact::app
     std::string              output; // empty: output/<Model/Name>
     std::vector<std::string> overrides;
     bool                     quiet = false; // no progress bar, timing or summary: errors and warnings only
+    // When the program's main() began, before it loaded the verbs and the solver libraries
+    // (none: a verb called in-process, whose start-up is not its own).
+    std::chrono::steady_clock::time_point started{};
   };
 
   int run_modes(const CommonOptions &options);

@@ -37,6 +37,7 @@ namespace vibroimpact::io
       const std::lock_guard<std::mutex> lock(mutex_);
       stopping_ = true;
       jobs_.clear();
+      waiting_weight_ = 0;
     }
     changed_.notify_all();
     thread_.join();
@@ -50,8 +51,10 @@ namespace vibroimpact::io
         changed_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
         if (jobs_.empty())
           return; // stopping, nothing left
-        auto job     = std::move(jobs_.front());
-        running_job_ = true;
+        auto job        = std::move(jobs_.front().first);
+        running_weight_ = jobs_.front().second;
+        waiting_weight_ -= running_weight_;
+        running_job_    = true;
         jobs_.pop_front();
         lock.unlock();
         const auto start = std::chrono::steady_clock::now();
@@ -67,11 +70,13 @@ namespace vibroimpact::io
         const double spent = seconds_since(start);
         lock.lock();
         busy_ += spent;
-        running_job_ = false;
+        running_job_    = false;
+        running_weight_ = 0;
         if (failure && !failure_)
           {
             failure_ = failure;
             jobs_.clear(); // what follows a failed write is not written
+            waiting_weight_ = 0;
           }
         changed_.notify_all();
       }
@@ -83,19 +88,21 @@ namespace vibroimpact::io
       std::rethrow_exception(failure_);
   }
 
-  void BackgroundWriter::post(std::function<void()> job)
+  void BackgroundWriter::post(std::function<void()> job, const std::size_t weight)
   {
     std::unique_lock<std::mutex> lock(mutex_);
     rethrow_failure();
-    if (jobs_.size() >= max_pending_)
+    const auto room = [this, weight] { return jobs_.empty() || waiting_weight_ + weight <= max_pending_; };
+    if (!room())
       {
         const auto start = std::chrono::steady_clock::now();
-        changed_.wait(lock, [this] { return jobs_.size() < max_pending_ || failure_; });
+        changed_.wait(lock, [&] { return room() || failure_; });
         waited_ += seconds_since(start);
         rethrow_failure();
       }
-    jobs_.push_back(std::move(job));
-    peak_ = std::max(peak_, jobs_.size() + (running_job_ ? 1 : 0));
+    jobs_.emplace_back(std::move(job), weight);
+    waiting_weight_ += weight;
+    peak_ = std::max(peak_, waiting_weight_ + running_weight_);
     changed_.notify_all();
   }
 

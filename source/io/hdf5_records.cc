@@ -11,9 +11,13 @@ namespace vibroimpact::io
 {
   namespace
   {
-    // 64 k values a chunk: large enough to compress well, small enough that reading one
-    // stretch of a long record touches little else.
+    // 64 k values a chunk of a table: large enough to compress well, small enough that reading
+    // one stretch of a long record touches little else.
     constexpr hsize_t chunk_values = 1 << 16;
+    // 16 k values (128 kB) a chunk of an appended column: each is compressed as soon as the next
+    // one begins (see append_rows), on the appending thread, so what is left to compress when
+    // the file closes is at most one such chunk a column (for the history's 59, 7.5 MB).
+    constexpr hsize_t appended_chunk_values = 1 << 14;
 
     void check(const bool ok, const std::filesystem::path &file)
     {
@@ -119,10 +123,11 @@ namespace vibroimpact::io
     H5Tclose(type);
   }
 
-  // Extendible datasets of one column each, made by the first call for the group with the
-  // layout write() gives a column (chunked, shuffled, deflated), then grown block by block. The
-  // chunk being filled stays in HDF5's chunk cache (64 k values, 512 kB, within its 1 MB
-  // default) and is compressed once, when it is full or the file closes.
+  // Extendible datasets of one column each, made by the first call for the group, chunked,
+  // shuffled and deflated as write() does, then grown block by block. The chunk being filled
+  // stays in the dataset's chunk cache, sized for that one chunk and evicting full chunks first
+  // (w0 = 1), so a chunk is compressed and written once, when the next one begins (with HDF5's
+  // default 1 MB cache the full chunks waited for the file's close, after the run).
   void Hdf5Records::append_rows(const std::string &group_name, const std::vector<std::string> &names,
                                 const double *values, const std::size_t n_rows)
   {
@@ -131,7 +136,9 @@ namespace vibroimpact::io
       {
         const hid_t group = open_group(file_id_, group_name);
         check(group >= 0, file_);
-        const hsize_t now = 0, most = H5S_UNLIMITED, chunk = chunk_values;
+        const hsize_t now = 0, most = H5S_UNLIMITED, chunk = appended_chunk_values;
+        const hid_t   access = H5Pcreate(H5P_DATASET_ACCESS);
+        H5Pset_chunk_cache(access, 101, 3 * chunk * sizeof(double) / 2, 1.0); // one chunk, not two
         for (const auto &name : names)
           {
             const hid_t space  = H5Screate_simple(1, &now, &most);
@@ -139,14 +146,15 @@ namespace vibroimpact::io
             H5Pset_chunk(layout, 1, &chunk);
             H5Pset_shuffle(layout);
             H5Pset_deflate(layout, 4);
-            const hid_t set = H5Dcreate2(group, name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, layout, H5P_DEFAULT);
+            const hid_t set = H5Dcreate2(group, name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, layout, access);
             H5Pclose(layout);
             H5Sclose(space);
             if (set < 0)
-              H5Gclose(group);
+              H5Gclose(group), H5Pclose(access);
             check(set >= 0, file_);
             sets.push_back(set);
           }
+        H5Pclose(access);
         H5Gclose(group);
       }
     if (n_rows == 0)

@@ -111,13 +111,17 @@ namespace vibroimpact::studies
   } // namespace
 
   // Everything a run streams: the sinks of its rows, its frames, and the writer thread they
-  // run on. Rows reach the thread in blocks; at most `max_pending` blocks or frames wait, so
-  // what is held is bounded by the block, not by the record.
+  // run on. Rows reach the thread in blocks; at most `blocks_pending` blocks wait (a frame, a few
+  // vectors, weighs an eighth of a block), so what is held is bounded by the block, not by the
+  // record. 32 blocks (8 k rows, 4 MB of the six-support history, ~0.15 s of its solve) outlast
+  // the writer's longest job, compressing records.h5's 59 chunks that fill on the same row
+  // (~0.1 s): with 8 jobs, frames included, the solver waited through each (0.3–0.66 s of 2 s at
+  // 10⁵ rows, doc/performance.md).
   class SimulationStreams : public integrators::RowSink, public integrators::ResponseObserver
   {
   public:
-    static constexpr std::size_t block_rows = 256, max_pending = 8;
-    static_assert((max_pending + 1) * block_rows == streamed_rows_held_at_most);
+    static constexpr std::size_t block_rows = 256, blocks_pending = 32, block_weight = 8, frame_weight = 1;
+    static_assert((blocks_pending + 1) * block_rows == streamed_rows_held_at_most);
 
     SimulationStreams(const SimulationSetup &setup, const std::vector<std::string> &columns,
                       const std::filesystem::path &folder)
@@ -157,24 +161,32 @@ namespace vibroimpact::studies
         return;
       post_block();
       writer_.post([this, t = s.time, u = model::Vector(*s.u), v = model::Vector(*s.v),
-                    p = model::Vector(*s.impulse)] { frames->write(t, u, v, p); });
+                    p = model::Vector(*s.impulse)] { frames->write(t, u, v, p); },
+                   frame_weight);
     }
 
-    // After the run (or its interruption): the last rows written, the streams closed.
+    // After the run (or its interruption): the last rows written, the streams closed (records.h5's
+    // history on the writer thread, which compresses its last chunks).
     void finish()
     {
       post_block();
+      if (history_hdf5)
+        writer_.post([this] {
+          history_hdf5->flush();
+          records->close_appended();
+        });
       writer_.finish();
       if (frames)
         n_frames = frames->finish();
       if (history_csv)
         history_csv->close();
-      if (history_hdf5)
-        history_hdf5->flush();
     }
 
     // Rows held at once, at most (a block being formed, blocks waiting for the writer).
-    std::size_t peak_rows_held() const { return (writer_.peak_pending() + 1) * block_rows; }
+    std::size_t peak_rows_held() const
+    {
+      return ((writer_.peak_pending() + block_weight - 1) / block_weight + 1) * block_rows;
+    }
     double      writer_seconds() const { return writer_.busy_seconds(); }
     double      waited_seconds() const { return writer_.waited_seconds(); }
 
@@ -188,7 +200,7 @@ namespace vibroimpact::studies
     {
       if (block_.empty())
         return;
-      writer_.post([this, block = std::move(block_)] { write_block(block); });
+      writer_.post([this, block = std::move(block_)] { write_block(block); }, block_weight);
       block_.clear();
       block_.reserve(block_rows * columns_);
     }
@@ -212,7 +224,7 @@ namespace vibroimpact::studies
     std::vector<double>          block_, line_;
     std::unique_ptr<HistoryCsv>  history_csv;
     std::unique_ptr<HistoryHdf5> history_hdf5;
-    io::BackgroundWriter         writer_{max_pending}; // last: its thread stops before the sinks go
+    io::BackgroundWriter         writer_{blocks_pending * block_weight}; // last: stops before the sinks go
   };
 
   namespace
@@ -275,7 +287,7 @@ namespace vibroimpact::studies
     const double waited_in_run = streams.waited_seconds();
     const auto   tail          = std::chrono::steady_clock::now();
     streams.finish();
-    SimulationResult result{std::move(setup.model), setup.control, std::move(history), {}};
+    SimulationResult result{std::move(setup.model), setup.control, std::move(history), {}, {}};
     result.n_frames       = streams.n_frames;
     result.streamed       = !folder.empty();
     result.hdf5_records   = setup.hdf5_records;
@@ -288,7 +300,10 @@ namespace vibroimpact::studies
                             (streams.statistics ? streams.statistics->rows_in_memory() : 0);
     const auto start = std::chrono::steady_clock::now();
     if (streams.statistics && !result.interrupted())
-      result.statistics = streams.statistics->finish();
+      {
+        result.statistics            = streams.statistics->finish();
+        result.support_forces_curves = streams.statistics->support_forces_curves();
+      }
     result.statistics_seconds = seconds_since(start);
     return result;
   }
@@ -301,7 +316,7 @@ namespace vibroimpact::studies
       records = write_kept_rows(result, out);
     std::vector<io::GnuplotRun> plots; // drawing while the rest is written
     if (!result.statistics.empty() && result.streamed)
-      plots = write_support_summaries(out.staging(), result.model, result.statistics);
+      plots = write_support_summaries(out.staging(), result.model, result.statistics, result.support_forces_curves);
     else if (!result.statistics.empty())
       write_support_statistics(out.staging(), result.model, result.history, result.statistics);
     if (records)

@@ -2,8 +2,8 @@
 // spectra), accumulated row by row as a run forms its history, and their CSV files and plots.
 // The supports in space have their own tally (spatial_statistics.h) on the same rows.
 #include <vibroimpact/io/csv_writer.h>
-#include <vibroimpact/io/hdf5_records.h>
 #include <vibroimpact/io/gnuplot.h>
+#include <vibroimpact/io/hdf5_records.h>
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/studies/support_statistics.h>
 
@@ -213,8 +213,24 @@ namespace vibroimpact::studies
       return std::size_t(it - columns.begin());
     }
 
+    // Supports 1 and 3 as in the paper's figures (or as many as there are).
+    std::vector<std::size_t> plotted_supports(const model::StructuralModel &model)
+    {
+      if (model.supports.empty())
+        return {};
+      if (model.supports.size() >= 3)
+        return {0, 2};
+      if (model.supports.size() == 2)
+        return {0, 1};
+      return {0};
+    }
+
+    // Columns of a plotted curve's envelope: at least the pixels of a 600-pixel-wide panel.
+    constexpr std::size_t plot_columns = 600;
+
     // support_forces.csv (time, u_<support>, force_<support>): every history row as it comes,
-    // the force over a row being the impulse both stops delivered then over the row span.
+    // the force over a row being the impulse both stops delivered then over the row span; and
+    // the envelopes support_forces.png draws of it.
     class SupportForcesTable
     {
     public:
@@ -222,11 +238,14 @@ namespace vibroimpact::studies
                          const std::vector<std::string> &columns);
       void row(const std::vector<double> &values);
       void close() { csv_.close(); }
+      // The curves of the plot so far.
+      const std::vector<SupportForcesCurve> &curves() const { return curves_; }
 
     private:
       static std::vector<std::string> names(const model::StructuralModel &model);
 
-      io::CsvWriter            csv_;
+      io::CsvWriter                   csv_;
+      std::vector<SupportForcesCurve> curves_; // of the supports the plot shows
       std::vector<std::size_t> u_, lower_, upper_; // history columns per support
       std::vector<double>      line_;
       double                   previous_time_ = 0.0;
@@ -281,6 +300,7 @@ namespace vibroimpact::studies
     std::unique_ptr<DisplacementSpool>   spool;
     std::unique_ptr<SupportForcesTable>  forces;
     std::unique_ptr<io::CsvWriter>       orbits; // support_orbits.csv: the orbit plot's thin data
+    std::vector<SupportForcesCurve>      curves; // the table's, once it is closed
   };
 } // namespace vibroimpact::studies
 
@@ -307,6 +327,8 @@ namespace vibroimpact::studies
           lower_.push_back(column_index(columns, "impulse_" + model.contacts[s.lower].name));
           upper_.push_back(column_index(columns, "impulse_" + model.contacts[s.upper].name));
         }
+      for (const auto s : plotted_supports(model))
+        curves_.push_back({s, io::LineEnvelope(plot_columns), io::LineEnvelope(plot_columns)});
     }
 
     void SupportForcesTable::row(const std::vector<double> &values)
@@ -319,6 +341,11 @@ namespace vibroimpact::studies
           line_[2 + 2 * s] = !first_ && span > 0 ? (values[lower_[s]] + values[upper_[s]]) / span : 0.0;
         }
       csv_.write_row(line_);
+      for (auto &c : curves_)
+        {
+          c.displacement.add(line_[0], line_[1 + 2 * c.support]);
+          c.force.add(line_[0], line_[2 + 2 * c.support]);
+        }
       previous_time_ = values[0];
       first_         = false;
     }
@@ -430,12 +457,20 @@ namespace vibroimpact::studies
     ++st.rows;
   }
 
+  const std::vector<SupportForcesCurve> &SupportStatisticsAccumulator::support_forces_curves() const
+  {
+    return state_->curves;
+  }
+
   std::size_t SupportStatisticsAccumulator::rows_in_memory() const { return state_->spool->rows_in_memory(); }
 
   void SupportStatisticsAccumulator::close_support_forces()
   {
     if (state_->forces)
-      state_->forces->close();
+      {
+        state_->forces->close();
+        state_->curves = state_->forces->curves();
+      }
     state_->forces.reset();
     if (state_->orbits)
       state_->orbits->close();
@@ -581,51 +616,79 @@ namespace vibroimpact::studies
         }
     }
 
-    // support_forces.csv from a history held in memory, by the table a streamed run writes.
-    void write_support_forces(const std::filesystem::path &folder, const model::StructuralModel &model,
-                              const integrators::ResponseHistory &history)
+    // support_forces.csv from a history held in memory, by the table a streamed run writes;
+    // returns the curves of its plot.
+    std::vector<SupportForcesCurve> write_support_forces(const std::filesystem::path &folder,
+                                                         const model::StructuralModel &model,
+                                                         const integrators::ResponseHistory &history)
     {
       SupportForcesTable table(folder / "support_forces.csv", model, history.columns());
       for (std::size_t k = 0; k < history.n_rows(); ++k)
         table.row(history.row(k));
       table.close();
+      return table.curves();
+    }
+
+    // A curve's points as a gnuplot data block named `name`.
+    void write_data_block(std::ostream &gp, const std::string &name, const io::LineEnvelope &curve)
+    {
+      gp << '$' << name << " << EOD\n";
+      for (const auto &p : curve.points())
+        gp << io::CsvWriter::format(p.x) << ' ' << io::CsvWriter::format(p.y) << '\n';
+      gp << "EOD\n";
     }
 
     // Supports 1 and 3 as in the paper's figures (or as many as there are): displacement with
-    // the stops above, contact force below.
-    io::GnuplotRun plot_support_forces(const std::filesystem::path &folder, const model::StructuralModel &model)
+    // the stops above, contact force below. Drawn from the envelopes of support_forces.csv's
+    // columns, in the script as data blocks: a pixel column's lowest and highest point, not
+    // every row (a 10⁷-row record took gnuplot 20 minutes).
+    io::GnuplotRun plot_support_forces(const std::filesystem::path &folder, const model::StructuralModel &model,
+                                       const std::vector<SupportForcesCurve> &curves)
     {
-      std::vector<std::size_t> shown{0};
-      if (model.supports.size() >= 3)
-        shown.push_back(2);
-      else if (model.supports.size() == 2)
-        shown.push_back(1);
       std::ostringstream gp;
-      gp << "set terminal pngcairo noenhanced size " << 600 * shown.size() << ",700\nset output 'support_forces.png'\nset datafile separator ','\n"
-         << "set key autotitle columnhead\nset multiplot layout 2," << shown.size() << " columnsfirst\n";
-      for (const auto s : shown)
+      gp << "# The columns of support_forces.csv reduced to the first, lowest, highest and last point of\n"
+         << "# each of at least " << plot_columns << " time columns (every row would draw the same pixels).\n";
+      for (const auto &c : curves)
         {
-          const auto &support = model.supports[s];
+          write_data_block(gp, "u_" + std::to_string(c.support + 1), c.displacement); // names may not be identifiers
+          write_data_block(gp, "force_" + std::to_string(c.support + 1), c.force);
+        }
+      gp << "set terminal pngcairo noenhanced size " << 600 * curves.size() << ",700\nset output 'support_forces.png'\n"
+         << "set multiplot layout 2," << curves.size() << " columnsfirst\n";
+      for (const auto &c : curves)
+        {
+          const auto &support = model.supports[c.support];
           gp << "set title " << io::gnuplot_quote("support " + support.name) << "\nset xlabel 'time'\nset ylabel 'displacement'\n"
-             << "plot 'support_forces.csv' using 'time':'u_" << support.name << "' with lines notitle, " << support.lower_gap
+             << "plot $u_" << c.support + 1 << " using 1:2 with lines notitle, " << support.lower_gap
              << " with lines dt 2 lc 'magenta' notitle, " << support.upper_gap << " with lines dt 2 lc 'magenta' notitle\n"
-             << "set ylabel 'contact force'\nplot 'support_forces.csv' using 'time':'force_" << support.name
-             << "' with lines notitle\n";
+             << "set ylabel 'contact force'\nplot $force_" << c.support + 1 << " using 1:2 with lines notitle\n";
         }
       gp << "unset multiplot\n";
       return io::start_gnuplot(folder / "support_forces.gp", gp.str());
     }
 
+    // The spectra on a log scale, from their envelopes over at least 800 frequency columns (a
+    // 10⁷-row record has 5·10⁵ bins a support); spectra.csv holds every bin.
     io::GnuplotRun plot_spectra(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
     {
       const auto         columns = named_spectra(statistics);
       std::ostringstream spectra;
-      spectra << "set terminal pngcairo noenhanced size 800,500\nset output 'spectra.png'\nset datafile separator ','\n"
-              << "set logscale y\nset xlabel 'frequency'\nset ylabel 'PSD of displacement at the support'\nplot ";
-      // Titled by support as before; a support in space's two curves by their direction.
+      spectra << "# The columns of spectra.csv reduced to the first, lowest, highest and last point of each\n"
+              << "# of at least 800 frequency columns.\n";
       for (std::size_t s = 0; s < columns.size(); ++s)
-        spectra << (s ? ", " : "") << "'spectra.csv' using 1:" << s + 2 << " with lines title "
-                << io::gnuplot_quote(any_in_space(statistics) ? columns[s].first.substr(4) : statistics[s].name);
+        {
+          io::LineEnvelope curve(800);
+          const auto      &psd = *columns[s].second;
+          for (std::size_t k = 1; k < psd.frequency.size() && k < psd.density.size(); ++k)
+            curve.add(psd.frequency[k], psd.density[k]);
+          write_data_block(spectra, "psd_" + std::to_string(s + 1), curve);
+        }
+      spectra << "set terminal pngcairo noenhanced size 800,500\nset output 'spectra.png'\n"
+              << "set logscale y\nset xlabel 'frequency'\nset ylabel 'PSD of displacement at the support'\nplot ";
+      // Titled by support; a support in space's two curves by their direction.
+      for (std::size_t s = 0; s < columns.size(); ++s)
+        spectra << (s ? ", " : "") << "$psd_" << s + 1 << " using 1:2 with lines title "
+                << io::gnuplot_quote(columns[s].first.substr(4));
       spectra << "\n";
       return io::start_gnuplot(folder / "spectra.gp", spectra.str());
     }
@@ -694,15 +757,16 @@ namespace vibroimpact::studies
       write_wear_sectors_hdf5(file, statistics);
   }
 
-  std::vector<io::GnuplotRun> write_support_summaries(const std::filesystem::path &folder,
-                                                      const model::StructuralModel         &model,
-                                                      const std::vector<SupportStatistics> &statistics,
-                                                      const bool                            plots)
+  std::vector<io::GnuplotRun> write_support_summaries(const std::filesystem::path          &folder,
+                                                      const model::StructuralModel          &model,
+                                                      const std::vector<SupportStatistics>  &statistics,
+                                                      const std::vector<SupportForcesCurve> &curves,
+                                                      const bool                             plots)
   {
     std::vector<io::GnuplotRun> drawing;
-    // The largest plots first: their data (support_forces.csv, history.csv) is complete already.
+    // The largest plots first: their data (support_forces.csv, support_orbits.csv) is complete already.
     if (plots && !statistics.empty() && !model.supports.empty())
-      drawing.push_back(plot_support_forces(folder, model));
+      drawing.push_back(plot_support_forces(folder, model, curves));
     const bool orbits = any_in_space(statistics) && std::filesystem::exists(folder / "support_orbits.csv");
     if (plots && orbits)
       drawing.push_back(plot_support_orbits(folder, model));
@@ -725,8 +789,9 @@ namespace vibroimpact::studies
                                 const integrators::ResponseHistory   &history,
                                 const std::vector<SupportStatistics> &statistics, const bool plots)
   {
+    std::vector<SupportForcesCurve> curves;
     if (!statistics.empty() && !model.supports.empty())
-      write_support_forces(folder, model, history);
+      curves = write_support_forces(folder, model, history);
     if (!model.spatial_supports.empty())
       {
         // support_orbits.csv from the rows held in memory, as a streamed run writes it.
@@ -745,7 +810,7 @@ namespace vibroimpact::studies
           }
         csv.close();
       }
-    for (auto &plot : write_support_summaries(folder, model, statistics, plots))
+    for (auto &plot : write_support_summaries(folder, model, statistics, curves, plots))
       plot.wait();
   }
 } // namespace vibroimpact::studies

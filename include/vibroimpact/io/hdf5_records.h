@@ -38,14 +38,16 @@ namespace vibroimpact::io
     void append_rows(const std::string &group, const std::vector<std::string> &names, const double *values,
                      std::size_t n_rows);
 
+    // Closes the datasets append_rows made (their last chunks compressed and written), on the
+    // thread that appended to them; close() does it otherwise. Throws io::WriteError.
+    void close_appended();
+
     // Flushes and closes; throws io::WriteError if the data did not reach the disk.
     void close();
 
   private:
     void write(const std::string &group, const std::string &name, long long type, const void *data,
                std::size_t n_rows, std::size_t n_columns, bool compress);
-
-    void close_appended();
 
     std::filesystem::path                                  file_;
     long long                                              file_id_ = -1;

@@ -49,6 +49,7 @@ namespace vibroimpact::studies
     integrators::RunControl                  control;
     integrators::ResponseHistory             history;    // rows, events and summary
     std::vector<SupportStatistics>           statistics; // clearance supports (none after a signal)
+    std::vector<SupportForcesCurve>          support_forces_curves; // streamed: support_forces.png's
     unsigned int                             n_frames = 0; // VTK frames written
     bool                                     hdf5_records = false;
     std::shared_ptr<io::Hdf5Records>         records = nullptr; // records.h5, its /history streamed in
@@ -68,7 +69,7 @@ namespace vibroimpact::studies
   // `output`, the folder the run will write: empty, none). Throws io::InputError.
   // The most history rows a streamed run holds at once, whatever its record's length: the block
   // being formed and the blocks waiting for the writer thread.
-  inline constexpr std::size_t streamed_rows_held_at_most = (8 + 1) * 256;
+  inline constexpr std::size_t streamed_rows_held_at_most = (32 + 1) * 256;
 
   // keep_rows: the result's history keeps every row (otherwise only a run without an output
   // folder does, and only then does the memory bound of run_bounds.h apply).

@@ -11,6 +11,7 @@
 
 #include <vibroimpact/integrators/response_history.h>
 #include <vibroimpact/io/gnuplot.h>
+#include <vibroimpact/io/line_envelope.h>
 #include <vibroimpact/model/structural_model.h>
 
 #include <filesystem>
@@ -102,6 +103,14 @@ namespace vibroimpact::studies
                                                     double skip_time = 0.0, std::size_t psd_segment = 0,
                                                     const std::vector<WearInputs> &wear = {});
 
+  // A curve of support_forces.png: a support's displacement and contact force over the rows of
+  // support_forces.csv, reduced to what a plot's pixel columns show (io::LineEnvelope).
+  struct SupportForcesCurve
+  {
+    std::size_t      support; // index in StructuralModel::supports
+    io::LineEnvelope displacement, force;
+  };
+
   // support_statistics() fed one row at a time (a RowSink), with the same sums in the same order,
   // so the same doubles: per support running sums and the impact peaks (one double an impact);
   // the displacements at the supports, which Welch's PSD reads back segment by segment in
@@ -119,6 +128,8 @@ namespace vibroimpact::studies
     void row(const std::vector<double> &values) override;
     // The statistics of the rows so far; throws std::invalid_argument as support_statistics().
     std::vector<SupportStatistics> finish();
+    // After finish(), with a folder: the curves support_forces.png draws (write_support_summaries).
+    const std::vector<SupportForcesCurve> &support_forces_curves() const;
     // Rows of the record held in memory now (0 when the displacements spool to a file, whose
     // write buffer holds 64 k values whatever the record's length).
     std::size_t rows_in_memory() const;
@@ -145,13 +156,15 @@ namespace vibroimpact::studies
   void write_support_statistics(const std::filesystem::path &folder, const model::StructuralModel &model,
                                 const integrators::ResponseHistory   &history,
                                 const std::vector<SupportStatistics> &statistics, bool plots = true);
-  // The same but support_forces.csv (an accumulator with a folder wrote it as the rows came).
+  // The same but support_forces.csv (an accumulator with a folder wrote it as the rows came, and
+  // the curves of its plot: SupportStatisticsAccumulator::support_forces_curves()).
   // The plots are drawn while the caller goes on: wait() for them (or let them be destroyed)
   // before the folder is committed.
-  std::vector<io::GnuplotRun> write_support_summaries(const std::filesystem::path         &folder,
-                                                      const model::StructuralModel         &model,
-                                                      const std::vector<SupportStatistics> &statistics,
-                                                      bool                                  plots = true);
+  std::vector<io::GnuplotRun> write_support_summaries(const std::filesystem::path          &folder,
+                                                      const model::StructuralModel          &model,
+                                                      const std::vector<SupportStatistics>  &statistics,
+                                                      const std::vector<SupportForcesCurve> &curves,
+                                                      bool                                   plots = true);
 
   // One support's statistics by statistics.csv's columns after `support`, in its order (duration
   // first), with the columns of supports in space appended when `in_space` (zero tangential force
