@@ -71,7 +71,8 @@ namespace
   // own, the only one that loads Trilinos LOCA and NOX (verb_module.cc).
   int run_in_module(app::VerbCall call)
   {
-    const char *library = std::string(call.verb) == "continue" ? "libvibroimpact-cli-continue.so" : "libvibroimpact-cli.so";
+    const std::string verb    = call.verb;
+    const char       *library = verb == "continue" || verb == "converge" ? "libvibroimpact-cli-continue.so" : "libvibroimpact-cli.so";
     // LAZY as the dynamic loader binds a program's libraries: RTLD_NOW binds every function of
     // the ~230 libraries at once, 1.65e9 instructions against 1.27e9 (doc/performance.md).
     // GLOBAL: MPI's plugins look their symbols up in the libraries loaded before them.

@@ -1,6 +1,6 @@
 // The verbs as loadable modules: the program (main.cc) reads the command line without the solver
 // libraries, and loads a module, and with it deal.II, Trilinos, PETSc, VTK, ..., only when a verb
-// runs. libvibroimpact-cli.so holds every verb but `continue`, which is libvibroimpact-cli-continue.so
+// runs. libvibroimpact-cli.so holds every verb but `continue` and `converge`, which are libvibroimpact-cli-continue.so
 // (this file built with VIBROIMPACT_CONTINUE_MODULE), the one that loads Trilinos LOCA and NOX.
 // Here every failure of a verb becomes its exit code and one line on stderr.
 #include <vibroimpact/io/input_error.h>
@@ -54,6 +54,8 @@ namespace
 #ifdef VIBROIMPACT_CONTINUE_MODULE
     if (verb == "continue")
       return app::run_continue(o, *call.argc, *call.argv);
+    if (verb == "converge")
+      return app::run_converge(o);
 #else
     if (verb == "parameters")
       return app::print_parameters(call.parameters_of);
@@ -63,8 +65,6 @@ namespace
       return app::run_simulate(o);
     if (verb == "compare")
       return app::run_compare(o);
-    if (verb == "converge")
-      return app::run_converge(o);
     if (verb == "sweep")
       return app::run_sweep(o, *call.argc, *call.argv);
 #endif

@@ -5,7 +5,6 @@
 #include <vibroimpact/io/progress_bar.h>
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/studies/case_file.h>
-#include <vibroimpact/studies/convergence_study.h>
 #include <vibroimpact/studies/modes_study.h>
 #include <vibroimpact/studies/simulation_study.h>
 
@@ -158,23 +157,6 @@ namespace vibroimpact::app
     if (!options.quiet)
       print_simulation(destination, result, times);
     return result.interrupted() ? 128 + summary.interrupt_signal : io::exit_success;
-  }
-
-  int run_converge(const CommonOptions &options)
-  {
-    const auto       c     = studies::read_case_file(options.case_file, options.overrides);
-    const auto       setup = studies::prepare_convergence(c);
-    io::ProgressBar  progress("converge", setup.settings.n_cycles, options.quiet);
-    io::OutputFolder out(output_directory(options, c.description), "converge");
-    const auto result = studies::run_convergence(setup, [&](unsigned int cycle) { progress.update(cycle + 1); });
-    progress.finish();
-    for (const auto &warning : result.warnings)
-      std::cerr << "warning: " << warning << "\n";
-    studies::write_convergence(result, out);
-    out.commit();
-    if (!options.quiet)
-      std::cout << result.table;
-    return io::exit_success;
   }
 
   int print_parameters(const std::string &verb)
