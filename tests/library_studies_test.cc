@@ -2,6 +2,7 @@
 // they return as data carry the physics, and the write step puts exactly those numbers in the
 // files the verb writes.
 #include <vibroimpact/io/output_folder.h>
+#include <vibroimpact/studies/comparison_study.h>
 #include <vibroimpact/studies/modes_study.h>
 #include <vibroimpact/studies/simulation_study.h>
 
@@ -95,5 +96,42 @@ TEST(LibraryStudies, SimulationKeepsTheEnergyOnlyWithTheCorrectionAndHistoryCsvH
   EXPECT_EQ(test_cases::csv_column(dir / "history.csv", "total_energy"), energy);
   EXPECT_EQ(test_cases::csv_column(dir / "history.csv", "time"), corrected.history.times());
   EXPECT_EQ(test_cases::csv_column(dir / "events.csv", "time").size(), corrected.history.events().size());
+  std::filesystem::remove_all(dir);
+}
+
+// `compare` on the tube in space (Moreau–Jean and the modal penalty, μ = 0.3, 10 ms): every run
+// has the statistics of its supports in space, and they obey Coulomb's cone: |F_t| ≤ μ F_N, so
+// the friction work ∫ |F_t| |v_t| dt is at most μ times the wear work ∫ F_N |v_t| dt, with
+// equality for Moreau–Jean's contacts, which slide in every step they are closed here.
+TEST(LibraryStudies, ComparisonOfTheTubeHasItsSupportsStatisticsInsideCoulombsCone)
+{
+  const auto dir  = scratch("tube_comparison");
+  const auto file = dir / "case.prm";
+  std::filesystem::create_directories(dir);
+  {
+    std::ifstream      in(test_cases::example("tube_six_supports"));
+    std::ostringstream text;
+    text << in.rdbuf()
+         << "subsection Run mj\n  set Solver = moreau-jean\nend\nsubsection Run penalty\n  set Solver = modal-penalty\nend\n";
+    std::ofstream(file) << text.str();
+  }
+  const auto c      = studies::read_case_file(file.string(), {"Simulation/Final time=0.01", "Simulation/Frame interval=0"});
+  const auto result = studies::run_comparison(studies::prepare_comparison(c, true));
+  ASSERT_EQ(result.runs.size(), 2u);
+  const double mu = 0.3;
+  for (const auto &run : result.runs)
+    {
+      ASSERT_EQ(run.statistics.size(), 6u) << run.name;
+      double wear = 0.0;
+      for (const auto &s : run.statistics)
+        {
+          EXPECT_TRUE(s.in_space);
+          EXPECT_LE(s.friction_work, mu * s.wear_work * (1 + 1e-9)) << run.name << " " << s.name;
+          if (run.name == "mj")
+            EXPECT_NEAR(s.friction_work, mu * s.wear_work, 1e-3 * mu * s.wear_work + 1e-15) << s.name;
+          wear += s.wear_work;
+        }
+      EXPECT_GT(wear, 0.0) << run.name; // the tube reached its supports
+    }
   std::filesystem::remove_all(dir);
 }

@@ -7,6 +7,8 @@
 #include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/comparison_study.h>
 
+#include "spatial_statistics.h"
+
 #include <filesystem>
 #include <sstream>
 
@@ -30,7 +32,8 @@ namespace vibroimpact::studies
         auto   model = structure::build_model(rc.description);
         rc.run.quiet = quiet;
         integrators::check_run(rc.solver(), model, rc.run, rc.filename);
-        setup.runs.push_back({run.name, rc.solver_name, std::move(model), rc.solver().clone(), rc.run});
+        setup.runs.push_back(
+          {run.name, rc.solver_name, std::move(model), rc.solver().clone(), rc.run, wear_inputs(rc.description)});
       }
     return setup;
   }
@@ -45,9 +48,10 @@ namespace vibroimpact::studies
           on_run(run.name, run.solver_name);
         auto history = integrators::run_to_history(*run.solver, run.model, run.control);
         std::vector<SupportStatistics> statistics;
-        if (!run.model.supports.empty())
+        if (!run.model.supports.empty() || !run.model.spatial_supports.empty())
           // The support statistics of every run, by one rule (studies/support_statistics.h).
-          statistics = support_statistics(run.model, history, setup.statistics_start, setup.psd_segment);
+          statistics =
+            support_statistics(run.model, history, setup.statistics_start, setup.psd_segment, run.wear);
         result.runs.push_back({run.name, run.solver_name, std::move(run.model), std::move(history), std::move(statistics)});
       }
     while (result.runs[result.reference].name != setup.reference)
@@ -68,19 +72,26 @@ namespace vibroimpact::studies
     io::CsvTable support;
     for (const char *name : {"run", "solver", "support"})
       support.add(name, Kind::text);
-    for (const char *name :
-         {"impacts", "impact_rate", "contact_fraction", "rms_force", "peak_force", "impact_work", "work_rate"})
-      support.add(name);
+    // statistics.csv's columns (the one list, statistic_values) but the duration and the mean
+    // force, which this table never had; those of supports in space where a run has them.
+    bool in_space = false;
+    for (const auto &run : result.runs)
+      for (const auto &s : run.statistics)
+        in_space = in_space || s.in_space;
+    const auto kept = [](const std::string &name) { return name != "duration" && name != "mean_force"; };
+    for (const auto &[name, value] : statistic_values(SupportStatistics{}, in_space))
+      if (kept(name))
+        support.add(name);
     for (const auto &run : result.runs)
       for (const auto &s : run.statistics)
         {
-          const double values[7] = {double(s.impacts), s.impact_rate, s.contact_fraction, s.rms_force,
-                                    s.peak_force,      s.impact_work, s.work_rate};
           support.columns[0].cells.push_back(run.name);
           support.columns[1].cells.push_back(run.solver_name);
           support.columns[2].cells.push_back(s.name);
-          for (std::size_t k = 0; k < 7; ++k)
-            support.columns[3 + k].numbers.push_back(values[k]);
+          std::size_t column = 3;
+          for (const auto &[name, value] : statistic_values(s, in_space))
+            if (kept(name))
+              support.columns[column++].numbers.push_back(value);
         }
     if (support.n_rows() > 0) // written with clearance supports only
       tables.emplace_back("support_statistics.csv", std::move(support));
@@ -106,7 +117,7 @@ namespace vibroimpact::studies
         std::filesystem::create_directories(folder);
         integrators::write_history_csv(folder / "history.csv", run.history);
         integrators::write_events_csv(folder / "events.csv", run.history);
-        if (!run.model.supports.empty())
+        if (!run.statistics.empty())
           write_support_statistics(folder, run.model, run.history, run.statistics, false);
         names.push_back(run.name);
       }

@@ -36,6 +36,7 @@ namespace vibroimpact::studies
       model::StructuralModel                     model;
       std::shared_ptr<const integrators::Solver> solver;
       integrators::RunControl                    control;
+      std::vector<WearInputs>                    wear; // per support in space (its Wear entries)
     };
     std::vector<Run>   runs;
     std::string        reference; // a run's name
@@ -51,7 +52,7 @@ namespace vibroimpact::studies
       std::string                    name, solver_name;
       model::StructuralModel         model;
       integrators::ResponseHistory   history;
-      std::vector<SupportStatistics> statistics; // clearance supports
+      std::vector<SupportStatistics> statistics; // clearance supports, planar and in space
     };
     std::vector<Run>              runs;
     std::size_t                   reference = 0; // index into runs
