@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "point_mass_in_clearance.h"
 #include "test_support.h"
 
 #include <cmath>
@@ -24,28 +25,14 @@ using model::SpatialSupport;
 
 namespace
 {
-  // A point mass m with DoFs (r1, r2) on an isotropic spring k, one support of clearance c.
+  // A point mass m with DoFs (r1, r2) on an isotropic spring k, one support of clearance c
+  // (point_mass_in_clearance.h).
   model::StructuralModel point_mass(const double m, const double k, const double c, const SpatialSupport::Shape shape,
                                     const double mu, const double e = 0.0)
   {
-    model::StructuralModel mdl;
-    mdl.mass      = test_cases::diagonal_matrix(Eigen::Vector2d(m, m));
-    mdl.stiffness = test_cases::diagonal_matrix(Eigen::Vector2d(k, k));
-    mdl.damping   = model::SparseMatrix(2, 2);
-    mdl.dof_kinds.assign(2, model::DofKind::lumped);
-    SpatialSupport s;
-    s.name       = "hole";
-    s.shape      = shape;
-    s.transverse = {test_cases::unit_row(2, 0), test_cases::unit_row(2, 1)};
-    s.clearance  = c;
-    if (shape == SpatialSupport::Shape::polygonal) // a flat bar: walls at r1 = ±c
-      s.sides = {{{{1, 0}}, c}, {{{-1, 0}}, c}};
-    s.friction    = mu;
-    s.restitution = e;
-    mdl.spatial_supports.push_back(s);
-    mdl.initial_displacement = Eigen::VectorXd::Zero(2);
-    mdl.initial_velocity     = Eigen::VectorXd::Zero(2);
-    return mdl;
+    test_cases::PointMass p;
+    p.m = m, p.k = k, p.c = c;
+    return p.model(shape, mu, e);
   }
 
   void add_load(model::StructuralModel &mdl, const Eigen::Vector2d &f, const double omega = 0.0, const double phase = 0.0)
@@ -326,21 +313,7 @@ TEST(ModalUdwadiaKalabaSpatial, AnnularInOnePlaneEqualsThePlanarTwoStopModel)
   auto         spatial       = point_mass(m, k, c, SpatialSupport::Shape::annular, 0.0);
   spatial.initial_velocity[0] = 3.0;
   add_load(spatial, Eigen::Vector2d(1.5, 0.0), 2.0);
-  model::StructuralModel planar;
-  planar.mass      = test_cases::diagonal_matrix(Eigen::VectorXd::Constant(1, m));
-  planar.stiffness = test_cases::diagonal_matrix(Eigen::VectorXd::Constant(1, k));
-  planar.damping   = model::SparseMatrix(1, 1);
-  planar.dof_kinds = {model::DofKind::lumped};
-  for (const double side : {-1.0, 1.0})
-    {
-      model::Contact contact;
-      contact.name = side < 0 ? "upper" : "lower";
-      contact.row  = test_cases::unit_row(1, 0) * side;
-      contact.gap0 = c;
-      planar.contacts.push_back(contact);
-    }
-  planar.initial_displacement = Eigen::VectorXd::Zero(1);
-  planar.initial_velocity     = Eigen::VectorXd::Constant(1, 3.0);
+  auto planar = test_cases::planar_two_stops(m, k, c, 0.0, 3.0);
   add_load(planar, Eigen::VectorXd::Constant(1, 1.5), 2.0);
 
   integrators::ModalUdwadiaKalabaSettings s;

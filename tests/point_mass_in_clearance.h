@@ -47,6 +47,31 @@ namespace vibroimpact::test_cases
     }
   };
 
+  // The planar counterpart of an annular support with the motion along e1: a mass m on a spring k
+  // (one DoF) between two stops at ∓c (contacts "upper" and "lower", Newton's e), started at rest
+  // at 0 with velocity v0.
+  inline model::StructuralModel planar_two_stops(const double m, const double k, const double c, const double e,
+                                                 const double v0)
+  {
+    model::StructuralModel planar;
+    planar.mass      = diagonal_matrix(Eigen::VectorXd::Constant(1, m));
+    planar.stiffness = diagonal_matrix(Eigen::VectorXd::Constant(1, k));
+    planar.damping   = model::SparseMatrix(1, 1);
+    planar.dof_kinds = {model::DofKind::lumped};
+    for (const double side : {-1.0, 1.0})
+      {
+        model::Contact contact;
+        contact.name        = side < 0 ? "upper" : "lower";
+        contact.row         = unit_row(1, 0) * side;
+        contact.gap0        = c;
+        contact.restitution = e;
+        planar.contacts.push_back(contact);
+      }
+    planar.initial_displacement = Eigen::VectorXd::Zero(1);
+    planar.initial_velocity     = Eigen::VectorXd::Constant(1, v0);
+    return planar;
+  }
+
   // A constant force f on the DoFs (a preload, a tangential push).
   inline void add_constant_load(model::StructuralModel &mdl, const Eigen::VectorXd &f)
   {

@@ -258,22 +258,7 @@ TEST(SpatialFriction, FrictionlessAnnularInOnePlaneEqualsThePlanarTwoStopModel)
   const double    h = 1e-3, e = 0.6;
   auto            spatial           = p.model(SpatialSupport::Shape::annular, 0.0, e);
   spatial.initial_velocity[0]       = 3.0;
-  model::StructuralModel planar;
-  planar.mass      = test_cases::diagonal_matrix(Eigen::VectorXd::Constant(1, p.m));
-  planar.stiffness = test_cases::diagonal_matrix(Eigen::VectorXd::Constant(1, p.k));
-  planar.damping   = model::SparseMatrix(1, 1);
-  planar.dof_kinds = {model::DofKind::lumped};
-  for (const double side : {-1.0, 1.0})
-    {
-      model::Contact contact;
-      contact.name        = side < 0 ? "upper" : "lower";
-      contact.row         = test_cases::unit_row(1, 0) * side;
-      contact.gap0        = p.c;
-      contact.restitution = e;
-      planar.contacts.push_back(contact);
-    }
-  planar.initial_displacement = Eigen::VectorXd::Zero(1);
-  planar.initial_velocity     = Eigen::VectorXd::Constant(1, 3.0);
+  const auto planar = test_cases::planar_two_stops(p.m, p.k, p.c, e, 3.0);
 
   MoreauJean a(spatial, settings(h)), b(planar, settings(h));
   State      sa = a.initial_state(), sb = b.initial_state();
