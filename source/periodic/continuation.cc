@@ -650,9 +650,69 @@ namespace vibroimpact::periodic
     }
   } // namespace
 
+  namespace
+  {
+    // A family of a map whose periods are whole steps (scanned_in_energy): its orbit at each of
+    // max_points energies log-spaced from `from` to the energy bound, each found by the map
+    // without Newton (the reversible start and its return), no LOCA. Its monodromy is a signed
+    // permutation (orthogonal): every multiplier has modulus 1, reported as such.
+    Branch scan_free_family(const PeriodicFlowMap &flow, const ContinuationSettings &settings, const double from,
+                            const ProgressCallback &progress)
+    {
+      Branch branch;
+      branch.family = family_name(settings);
+      if (!std::isfinite(settings.max_energy) || !(settings.max_energy > from))
+        throw std::invalid_argument("a family scanned in energy needs an energy bound above its start (" +
+                                    std::to_string(from) + ")");
+      const unsigned int n = std::max(2u, settings.max_points);
+      for (unsigned int k = 0; k < n; ++k)
+        {
+          if (const int signal = io::interrupt_signal(); signal != 0)
+            {
+              branch.stop_reason = "interrupted by signal " + std::to_string(signal);
+              return branch;
+            }
+          const double energy = from * std::pow(settings.max_energy / from, double(k) / (n - 1));
+          const auto   orbit  = flow.one_impact_orbit(settings.mode, energy, settings.cycles);
+          if (!orbit)
+            {
+              branch.failed      = true;
+              branch.stop_reason = "no orbit returns from the state of rest at E = " + std::to_string(energy);
+              return branch;
+            }
+          const FlowResult result = flow.flow(orbit->first, orbit->second, 0.0, false);
+          ++branch.flow_evaluations;
+          BranchPoint p;
+          p.state          = orbit->first;
+          p.period         = orbit->second;
+          p.frequency      = 2 * M_PI / p.period;
+          p.energy         = flow.energy(p.state);
+          p.residual       = (result.x - p.state).norm() / std::max(p.state.norm(), 1e-300);
+          p.max_multiplier = 1.0;
+          p.stable         = true;
+          p.min_gap        = result.min_gap;
+          p.grazing_gap    = result.grazing_gap;
+          for (const auto &event : result.events)
+            {
+              p.impacts += event.kind == ContactEvent::Kind::impact ? 1 : 0;
+              p.sticking_phases += event.kind == ContactEvent::Kind::sticking_start ? 1 : 0;
+            }
+          p.admissible = true; // the map holds the end on the stop by construction (Signorini each step)
+          branch.points.push_back(p);
+          if (progress)
+            progress(branch.points.back(), k);
+        }
+      branch.stop_reason = "energy bound (scanned)";
+      return branch;
+    }
+  } // namespace
+
   Branch continue_free_family(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
                               const ProgressCallback &progress)
   {
+    if (flow.scanned_in_energy())
+      return scan_free_family(flow, settings, settings.start_energy_factor * flow.grazing_energy(settings.mode),
+                              progress);
     const double graze = flow.grazing_energy(settings.mode);
     if (!std::isfinite(graze))
       throw std::invalid_argument("linear mode " + std::to_string(settings.mode) + " never reaches a contact");
@@ -680,6 +740,8 @@ namespace vibroimpact::periodic
   Branch continue_free_family(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
                               const Vector &x0, const double period, const ProgressCallback &progress)
   {
+    if (flow.scanned_in_energy()) // only the guess's energy matters: the map finds its orbits
+      return scan_free_family(flow, settings, flow.energy(x0), progress);
     Branch branch = run_with_restarts(flow, nullptr, settings, x0, period, flow.energy(x0), settings.min_energy,
                                       settings.max_energy, progress);
     branch.family = family_name(settings);

@@ -349,7 +349,9 @@ namespace vibroimpact::studies
                                                       const periodic::PeriodicFlowMap     &flow)
   {
     std::vector<double> free, held;
-    if (cc.kind == periodic::OrbitKind::free)
+    // A scanned map's family is a staircase: every plateau is a lock at a whole number of steps,
+    // the scheme's resolution rather than an internal resonance, so nothing is labelled.
+    if (cc.kind == periodic::OrbitKind::free && !flow.scanned_in_energy())
       {
         for (unsigned int k = 1; k <= flow.dimension() / 2; ++k)
           free.push_back(2 * M_PI / flow.linear_period(k));

@@ -1,12 +1,14 @@
 // The period map that shooting solves on: x0 -> x(T) for a state x (displacement and velocity in
 // the map's own coordinates), with its derivatives, and what happened along the way (impacts,
-// sticking phases, how close it came to grazing). Two maps implement it:
+// sticking phases, how close it came to grazing). Three maps implement it:
 //
 //   LinearImpactFlow   event-driven and exact between events (linear structures, modal
 //                      coordinates): saltation matrices at impacts, so the map is smooth inside a
 //                      family and Newton converges quadratically;
 //   MoreauJeanFlow     N Moreau–Jean steps of h = T/N on any model (the seed's method): the exact
-//                      Jacobian of the discrete map along the recorded active sets.
+//                      Jacobian of the discrete map along the recorded active sets;
+//   RodCharacteristicsFlow  the strain waves of a uniform fixed–free rod moved one cell a step
+//                      (exact transport, no dispersion), scanned in energy rather than continued.
 //
 // Conservative families are one-parameter continua; they are regularised by an artificial damping
 // unknown α (the flow gets −α v in its acceleration, as in NLvib): a periodic orbit of the damped
@@ -102,6 +104,10 @@ namespace vibroimpact::periodic
     // The model's initial state (each body's Initial displacement and velocity) in the map's
     // coordinates: a hand-made or closed-form guess for Newton.
     virtual Vector initial_state() const = 0;
+    // Maps whose periods are whole numbers of time steps (the characteristics of a uniform rod):
+    // a family is then a staircase, not a curve Newton and LOCA can follow, and every energy's
+    // orbit is one_impact_orbit's, found without Newton. `continue` scans such a family in energy.
+    virtual bool scanned_in_energy() const { return false; }
     // Forced maps: T is the forcing period, set by the forcing frequency.
     virtual bool forced() const { return false; }
     virtual void set_forcing_frequency(double) {}

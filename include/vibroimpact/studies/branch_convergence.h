@@ -25,6 +25,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vibroimpact::studies
@@ -74,6 +75,9 @@ namespace vibroimpact::studies
     // (NaN with fewer meshes or a value missing). Against the finest mesh the observed rates are
     // biased: with errors C h^p, the last one is log2(2^p + 1) (4.09 for p = 4); this one is not.
     double richardson_order(unsigned int energy, bool contact) const;
+    // Against the closed form: the largest |ω/ω_ref − 1| over mesh's backbone points whose energy
+    // lies within the tabulated energies' range, and how many points that is (NaN, 0: none).
+    std::pair<double, unsigned int> largest_frequency_error(std::size_t mesh) const;
     // Per energy a deal.II ConvergenceTable (meshes as rows, the reference mesh left out), and
     // the meshes' branches (points, tongue points, energy range, stop reason).
     void write_table(std::ostream &out) const;

@@ -1,0 +1,278 @@
+// The wave-based period map of a uniform fixed–free rod against a stop at its free end
+// (rod_characteristics.h; derivation in doc/periodic.md §10): strain waves moved one cell a step.
+#include <vibroimpact/model/structural_model.h>
+#include <vibroimpact/periodic/flow_map_registry.h>
+#include <vibroimpact/periodic/rod_characteristics.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace vibroimpact::periodic
+{
+  struct RodCharacteristicsFlow::Implementation
+  {
+    const model::StructuralModel &model;
+    const model::ContinuumBody   *rod = nullptr;
+    unsigned int                  N   = 0;   // cells (the rod's elements)
+    double L = 0, EA = 0, c = 0, h = 0, dt = 0;
+    double gap0   = 0; // the stop's distance at rest
+    double toward = 1; // +1: the stop lies in the end's positive displacement (Side = above)
+
+    // The waves' slots: r_j (running toward the end) at j, l_j (running toward the clamp) at N + j.
+    double end_displacement(const Vector &w) const { return h * w.sum(); } // h Σ (r_j + l_j)
+    double gap(const double end) const { return gap0 - toward * end; }
+
+    // One step Δt = Δx/c: r_j ← r_{j−1}, r_0 ← l_0 (clamp), l_j ← l_{j+1}, and at the end
+    // l_{N−1} ← −r_{N−1} (free: the end moves by −2Δx r) or +r_{N−1} (held on the stop).
+    // Signorini: held when the free reflection would carry the end past the stop. Returns whether
+    // it was held; `end` follows.
+    bool step(Vector &w, double &end, std::vector<Eigen::Index> *source = nullptr,
+              std::vector<double> *sign = nullptr) const
+    {
+      const double incoming = w(N - 1);
+      const bool   held     = gap(end - 2 * h * incoming) < -1e-12 * gap0;
+      const double clamp    = w(N);
+      for (unsigned int j = N - 1; j > 0; --j)
+        w(j) = w(j - 1);
+      w(0) = clamp;
+      for (unsigned int j = N; j + 1 < 2 * N; ++j)
+        w(j) = w(j + 1);
+      w(2 * N - 1) = held ? incoming : -incoming;
+      if (!held)
+        end -= 2 * h * incoming;
+      if (source != nullptr) // the same moves on where each slot's value came from
+        {
+          auto        &s = *source;
+          auto        &g = *sign;
+          const auto   in_s = s[N - 1], clamp_s = s[N];
+          const double in_g = g[N - 1], clamp_g = g[N];
+          std::copy_backward(s.begin(), s.begin() + N - 1, s.begin() + N);
+          std::copy_backward(g.begin(), g.begin() + N - 1, g.begin() + N);
+          s[0] = clamp_s, g[0] = clamp_g;
+          std::copy(s.begin() + N + 1, s.end(), s.begin() + N);
+          std::copy(g.begin() + N + 1, g.end(), g.begin() + N);
+          s[2 * N - 1] = in_s, g[2 * N - 1] = held ? in_g : -in_g;
+        }
+      return held;
+    }
+
+    // The state of rest with uniform strain, the end farthest from the stop, of energy E.
+    Vector rest_state(const double energy) const
+    {
+      const double B = std::sqrt(energy / (2 * EA * L)); // E = EA Δx Σ 2B² = 2 EA L B²
+      return Vector::Constant(2 * N, -toward * B);
+    }
+
+    // The field at a point x of the rod from the cell waves: u by integrating the strain r + l
+    // from the clamp, v = c (l − r) in the cell (the mean of two cells on their common boundary).
+    std::pair<double, double> field(const Vector &w, const double x) const
+    {
+      double             u    = 0;
+      const double       cell = std::clamp(x / h, 0.0, double(N));
+      const unsigned int full = std::min(N, static_cast<unsigned int>(std::floor(cell + 1e-9)));
+      for (unsigned int j = 0; j < full; ++j)
+        u += h * (w(j) + w(N + j));
+      if (full < N)
+        u += (x - full * h) * (w(full) + w(N + full));
+      const auto velocity = [&](const unsigned int j) { return c * (w(N + j) - w(j)); };
+      const long nearest  = std::lround(cell);
+      if (std::abs(cell - nearest) < 1e-9 && nearest > 0 && nearest < long(N))
+        return {u, 0.5 * (velocity(nearest - 1) + velocity(nearest))};
+      return {u, velocity(std::min(N - 1, full))};
+    }
+  };
+
+  namespace
+  {
+    [[noreturn]] void refuse(const std::string &what)
+    {
+      throw std::invalid_argument("the characteristics map takes one uniform rod clamped at x = 0 and free at x = L, "
+                                  "with one stop at x = L on the ground, no load and no damping: " + what);
+    }
+
+    const model::ContinuumBody &the_rod(const model::StructuralModel &m)
+    {
+      const auto &bodies = m.continuum.bodies;
+      if (bodies.size() != 1 || bodies.front().type != model::ContinuumBody::Type::rod)
+        refuse("the model is not one rod");
+      const auto &rod = bodies.front();
+      if (rod.left != model::ContinuumBody::End::clamped || rod.right != model::ContinuumBody::End::free)
+        refuse("rod " + rod.name + " is not fixed at x = 0 and free at x = L");
+      if (m.continuum.n_lumped_elements > 0)
+        refuse("the model has masses, springs or dashpots");
+      if (!m.loads.empty())
+        refuse("the model has a load (" + m.loads.front().name + ")");
+      if (m.damping.nonZeros() > 0 || !m.modal_damping.empty())
+        refuse("the model is damped");
+      if (m.contacts.size() != 1)
+        refuse("the model has " + std::to_string(m.contacts.size()) + " contacts");
+      const auto &contact = m.contacts.front();
+      if (contact.point.body != 0 || std::abs(contact.point.x - rod.length) > 1e-12 * rod.length ||
+          !contact.other.on_ground() || !(contact.gap0 > 0))
+        refuse("contact " + contact.name + " is not at x = L on the ground with a positive gap");
+      return rod;
+    }
+  } // namespace
+
+  RodCharacteristicsFlow::RodCharacteristicsFlow(const model::StructuralModel &model)
+    : impl_(new Implementation{model})
+  {
+    auto &I  = *impl_;
+    I.rod    = &the_rod(model);
+    I.N      = static_cast<unsigned int>(I.rod->element_boundaries.size() - 1);
+    I.L      = I.rod->length;
+    I.EA     = I.rod->stiffness;
+    I.c      = std::sqrt(I.rod->stiffness / I.rod->mass_per_length);
+    I.h      = I.L / I.N;
+    I.dt     = I.h / I.c;
+    I.gap0   = model.contacts.front().gap0;
+    I.toward = -model.contacts.front().side; // side +1: the ground lies below the end
+  }
+
+  RodCharacteristicsFlow::~RodCharacteristicsFlow() = default;
+
+  Eigen::Index RodCharacteristicsFlow::dimension() const { return 2 * impl_->N; }
+  double       RodCharacteristicsFlow::time_step() const { return impl_->dt; }
+  unsigned int RodCharacteristicsFlow::cells() const { return impl_->N; }
+
+  FlowResult RodCharacteristicsFlow::flow(const Vector &x0, const double period, double, const bool with_jacobian) const
+  {
+    const auto &I     = *impl_;
+    const long  steps = std::lround(period / I.dt);
+    FlowResult  result;
+    result.x           = x0;
+    result.grazing_gap = std::numeric_limits<double>::infinity();
+    double end         = I.end_displacement(x0);
+    result.min_gap     = I.gap(end);
+    std::vector<Eigen::Index> source(2 * I.N);
+    std::vector<double>       sign(2 * I.N, 1.0);
+    for (Eigen::Index i = 0; i < 2 * I.N; ++i)
+      source[i] = i;
+    bool was_held = false;
+    for (long k = 0; k < steps; ++k)
+      {
+        const bool held = I.step(result.x, end, with_jacobian ? &source : nullptr, &sign);
+        if (held != was_held)
+          result.events.push_back({held ? ContactEvent::Kind::sticking_start : ContactEvent::Kind::separation,
+                                   k * I.dt, 0, 0.0, 0.0, 0.0});
+        was_held       = held;
+        result.min_gap = std::min(result.min_gap, I.gap(end));
+      }
+    result.evaluations = 1;
+    if (with_jacobian)
+      {
+        result.jacobian = Matrix::Zero(2 * I.N, 2 * I.N);
+        for (Eigen::Index i = 0; i < 2 * I.N; ++i)
+          result.jacobian(i, source[i]) = sign[i];
+        result.d_period    = Vector::Zero(2 * I.N);
+        result.d_unfolding = Vector::Zero(2 * I.N);
+      }
+    return result;
+  }
+
+  Vector RodCharacteristicsFlow::vector_field(const Vector &x) const { return Vector::Zero(x.size()); }
+
+  double RodCharacteristicsFlow::energy(const Vector &x) const { return impl_->EA * impl_->h * x.squaredNorm(); }
+
+  OrbitSamples RodCharacteristicsFlow::sample(const Vector &x0, const double period, const unsigned int n_samples) const
+  {
+    const auto  &I = *impl_;
+    OrbitSamples samples;
+    Vector       w   = x0;
+    double       end = I.end_displacement(w);
+    long         k   = 0;
+    bool         was_held = false;
+    for (unsigned int s = 0; s < n_samples; ++s)
+      {
+        const double t = period * s / n_samples;
+        for (; (k + 1) * I.dt <= t + 1e-12 * I.dt; ++k) // the state at the last step before t
+          {
+            const bool held = I.step(w, end);
+            if (held != was_held)
+              samples.events.push_back({held ? ContactEvent::Kind::sticking_start : ContactEvent::Kind::separation,
+                                        k * I.dt, 0, 0.0, 0.0, 0.0});
+            was_held = held;
+          }
+        Vector u = Vector::Zero(I.model.n_dofs()), v = Vector::Zero(I.model.n_dofs());
+        for (unsigned int d = 0; d < I.rod->n_dofs; ++d)
+          std::tie(u(I.rod->first_dof + d), v(I.rod->first_dof + d)) = I.field(w, I.rod->dof_coordinates[d]);
+        samples.time.push_back(t);
+        samples.displacement.push_back(std::move(u));
+        samples.velocity.push_back(std::move(v));
+        samples.energy.push_back(energy(w));
+      }
+    return samples;
+  }
+
+  Vector RodCharacteristicsFlow::linear_mode_state(const unsigned int mode, const double energy) const
+  {
+    if (mode != 1)
+      throw std::invalid_argument("the characteristics map starts families from mode 1 only (the square-wave "
+                                  "motion the first nonsmooth mode leaves)");
+    return impl_->rest_state(energy);
+  }
+
+  double RodCharacteristicsFlow::linear_period(const unsigned int mode) const
+  {
+    return 4 * impl_->L / ((2.0 * mode - 1) * impl_->c);
+  }
+
+  double RodCharacteristicsFlow::grazing_energy(const unsigned int mode) const
+  {
+    // From uniform strain −2B at rest the end swings from −2BL to +2BL: it touches the stop at
+    // 2BL = g, where E = 2 EA L B² = EA g²/(2L); on the grid too (it moves 2Δx B a step, 2N steps).
+    return mode == 1 ? impl_->EA * impl_->gap0 * impl_->gap0 / (2 * impl_->L)
+                     : std::numeric_limits<double>::infinity();
+  }
+
+  std::optional<std::pair<Vector, double>> RodCharacteristicsFlow::one_impact_orbit(const unsigned int mode,
+                                                                                    const double       energy,
+                                                                                    const unsigned int cycles) const
+  {
+    if (mode != 1 || cycles != 1)
+      return std::nullopt;
+    const auto  &I  = *impl_;
+    const Vector x0 = I.rest_state(energy);
+    Vector       w  = x0;
+    double       end = I.end_displacement(w);
+    // Values are only moved and negated, so a return is exact (bit for bit); a period is at most
+    // the linear one, 4N steps (the contact shortens it).
+    for (unsigned int k = 1; k <= 4 * I.N + 2; ++k)
+      {
+        I.step(w, end);
+        if (w == x0)
+          return std::make_pair(x0, k * I.dt);
+      }
+    return std::nullopt;
+  }
+
+  Vector RodCharacteristicsFlow::initial_state() const
+  {
+    const auto &I = *impl_;
+    Vector      w = Vector::Zero(2 * I.N);
+    const auto &u = I.model.initial_displacement, &v = I.model.initial_velocity;
+    for (unsigned int j = 0; j < I.N; ++j)
+      {
+        // Cell averages: the strain from the displacement at the cell's ends, the velocity at its centre.
+        const double strain = u.size() ? (I.rod->displacement_row((j + 1) * I.h).dot(u) -
+                                          I.rod->displacement_row(j * I.h).dot(u)) / I.h : 0.0;
+        const double speed  = v.size() ? I.rod->displacement_row((j + 0.5) * I.h).dot(v) : 0.0;
+        w(j)         = 0.5 * (strain - speed / I.c);
+        w(I.N + j)   = 0.5 * (strain + speed / I.c);
+      }
+    return w;
+  }
+
+  namespace
+  {
+    const FlowMapRegistration characteristics{
+      "characteristics",
+      "a uniform fixed–free rod's strain waves moved one element a step (Δx = c Δt, no dispersion), its stop at "
+      "x = L held by Signorini's condition each step; families are scanned in energy, without Newton",
+      [](const FlowMapInput &in) -> std::unique_ptr<PeriodicFlowMap> {
+        return std::make_unique<RodCharacteristicsFlow>(in.model);
+      }};
+  } // namespace
+} // namespace vibroimpact::periodic
