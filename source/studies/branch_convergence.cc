@@ -465,7 +465,22 @@ namespace vibroimpact::studies
            << "set terminal pngcairo size 900,600 noenhanced\nset output 'convergence.png'\n"
            << "set datafile separator ','\nset logscale xy\nset grid\nset key outside right\n"
            << "set xlabel 'elements'\nset ylabel 'error'\nset title "
-           << io::gnuplot_quote("errors at fixed energies against " + reference) << "\nplot ";
+           << io::gnuplot_quote("errors at fixed energies against " + reference) << "\n";
+    // Against a closed form, the largest frequency error over each branch (convergence.txt's band
+    // table) as a datablock: the line that converges where a staircase's single energies wander.
+    const bool band = closed_form.has_value();
+    if (band)
+      {
+        errors << "$band << EOD\n";
+        for (std::size_t m = 0; m < meshes.size(); ++m)
+          if (const auto [error, points] = largest_frequency_error(m); points > 0)
+            errors << meshes[m].n_elements << "," << error << "\n"; // the separator set above
+        errors << "EOD\n";
+      }
+    errors << "plot ";
+    if (band)
+      errors << "$band using 1:2 with linespoints lw 3 pt 5 lc 'black' title 'largest frequency error over the "
+                "band', \\\n     ";
     for (std::size_t e = 0; e < energies.size(); ++e)
       for (const int column : {7, 10})
         errors << (e || column == 10 ? ", \\\n     " : "") << "'convergence.csv' every ::1 using (($1 == " << e
