@@ -55,7 +55,9 @@ namespace vibroimpact::periodic
     void bind_steps(io::ParameterSection &s, ContinuationSettings &p)
     {
       const io::Choices<bool> jacobians{{"exact", true}, {"finite differences", false}};
-      s.add("Maximum points", p.max_points, 2, 100000, "Points per branch.");
+      s.add("Maximum points", p.max_points, 2, 100000,
+            "Points per branch (a map scanned in energy, Flow map = characteristics: its energies, log-spaced from "
+            "the start to the energy bound).");
       s.add("Initial step", p.initial_step, io::positive(), "First arc-length step, in scaled unknowns.");
       s.add("Minimum step", p.min_step, io::positive(), "A branch stops (failed) when the step falls below it.");
       s.add("Maximum step", p.max_step, io::positive(), "Largest arc-length step.");
