@@ -462,7 +462,7 @@ namespace vibroimpact::studies
     // convergence.csv: 3 cycle, 4 elements, 7 frequency error, 10 contact error.
     std::ostringstream errors;
     errors << "# Errors of convergence.csv against the elements: gnuplot convergence.gp\n"
-           << "set terminal pngcairo size 900,600 noenhanced\nset output 'convergence.png'\n"
+           << "set terminal pngcairo size 1200,650 noenhanced\nset output 'convergence.png'\n"
            << "set datafile separator ','\nset logscale xy\nset grid\nset key outside right\n"
            << "set xlabel 'elements'\nset ylabel 'error'\nset title "
            << io::gnuplot_quote("errors at fixed energies against " + reference) << "\n";
