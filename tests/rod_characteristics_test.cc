@@ -191,4 +191,6 @@ TEST(RodCharacteristics, RefusesAModelThatIsNotAFixedFreeRodAgainstAStop)
   EXPECT_NE(free_free.find("not fixed at x = 0"), std::string::npos) << free_free;
   const std::string middle = refused(example_case(), {"Contact stop/Position=0.5"});
   EXPECT_NE(middle.find("is not at x = L"), std::string::npos) << middle;
+  const std::string second = refused(example_case(), {"Continuation/Families=1, 2"});
+  EXPECT_NE(second.find("mode 1 only"), std::string::npos) << second;
 }

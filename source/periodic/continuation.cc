@@ -662,8 +662,9 @@ namespace vibroimpact::periodic
       Branch branch;
       branch.family = family_name(settings);
       if (!std::isfinite(settings.max_energy) || !(settings.max_energy > from))
-        throw std::invalid_argument("a family scanned in energy needs an energy bound above its start (" +
-                                    std::to_string(from) + ")");
+        throw std::invalid_argument("a family scanned in energy runs from its start (E = " + std::to_string(from) +
+                                    ") up to the energy bound (Maximum energy, or Maximum energy factor × the "
+                                    "grazing energy), which must lie above it");
       const unsigned int n = std::max(2u, settings.max_points);
       for (unsigned int k = 0; k < n; ++k)
         {

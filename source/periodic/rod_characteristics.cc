@@ -1,6 +1,7 @@
 // The wave-based period map of a uniform fixed–free rod against a stop at its free end
 // (rod_characteristics.h; derivation in doc/periodic.md §10): strain waves moved one cell a step.
 #include <vibroimpact/model/structural_model.h>
+#include <vibroimpact/periodic/continuation_parameters.h>
 #include <vibroimpact/periodic/flow_map_registry.h>
 #include <vibroimpact/periodic/rod_characteristics.h>
 
@@ -223,8 +224,10 @@ namespace vibroimpact::periodic
   {
     // From uniform strain −2B at rest the end swings from −2BL to +2BL: it touches the stop at
     // 2BL = g, where E = 2 EA L B² = EA g²/(2L); on the grid too (it moves 2Δx B a step, 2N steps).
-    return mode == 1 ? impl_->EA * impl_->gap0 * impl_->gap0 / (2 * impl_->L)
-                     : std::numeric_limits<double>::infinity();
+    if (mode != 1)
+      throw std::invalid_argument("the characteristics map has the family of mode 1 only (mode " +
+                                  std::to_string(mode) + " asked): doc/periodic.md §10");
+    return impl_->EA * impl_->gap0 * impl_->gap0 / (2 * impl_->L);
   }
 
   std::optional<std::pair<Vector, double>> RodCharacteristicsFlow::one_impact_orbit(const unsigned int mode,
@@ -272,6 +275,11 @@ namespace vibroimpact::periodic
       "a uniform fixed–free rod's strain waves moved one element a step (Δx = c Δt, no dispersion), its stop at "
       "x = L held by Signorini's condition each step; families are scanned in energy, without Newton",
       [](const FlowMapInput &in) -> std::unique_ptr<PeriodicFlowMap> {
+        const auto &c = in.continuation;
+        for (std::size_t f = 0; f < c.families.size(); ++f)
+          if (c.start == StartKind::linear_mode && (c.families[f] != 1 || c.cycles_of(f) != 1))
+            throw std::invalid_argument("the characteristics map has the family of mode 1 only, one cycle (Families, "
+                                        "Cycles): doc/periodic.md §10");
         return std::make_unique<RodCharacteristicsFlow>(in.model);
       }};
   } // namespace

@@ -44,7 +44,7 @@ namespace vibroimpact::periodic
     // uniform strain (the end farthest from the stop). Other modes are refused.
     Vector linear_mode_state(unsigned int mode, double energy) const override;
     double linear_period(unsigned int mode) const override;  // 4L/((2 mode − 1) c)
-    double grazing_energy(unsigned int mode) const override; // mode 1: EA g²/(2L); others ∞
+    double grazing_energy(unsigned int mode) const override; // mode 1: EA g²/(2L); others refused
     // The orbit through the state of rest of energy E and the number of steps it takes to return
     // there (found by simulation; every energy has one). Mode 1 and one cycle only.
     std::optional<std::pair<Vector, double>> one_impact_orbit(unsigned int mode, double energy,
