@@ -103,6 +103,47 @@ TEST(RodCharacteristics, AStopBelowTheEndIsTheMirrorImage)
     }
 }
 
+// The orbit in the model's coordinates (sample: what orbit files and probes read), against the
+// closed form's fields: at rest mid free phase u = −2Bx, v = 0 (the end farthest from a stop above
+// it); the end never passes the stop and rests on or short of it (by less than 2BΔx) while held,
+// with zero velocity; the clamp never moves.
+TEST(RodCharacteristics, SampledOrbitHasTheClosedFormsFieldsAndRestsOnTheStop)
+{
+  auto         setup = setup_with();
+  const auto  &flow  = *setup.flow;
+  const auto  &model = *setup.model;
+  const double E = 10 * flow.grazing_energy(1), B = std::sqrt(E / 2.0), h = 1.0 / 80, gap = 0.1;
+  const auto   orbit = flow.one_impact_orbit(1, E);
+  ASSERT_TRUE(orbit);
+  const auto samples = flow.sample(orbit->first, orbit->second, 400);
+  const auto &end    = model.probes.front().row;
+  const auto &rod    = model.continuum.bodies.front();
+  for (unsigned int d = 0; d < rod.n_dofs; ++d)
+    {
+      const double x = rod.dof_coordinates[d];
+      EXPECT_NEAR(samples.displacement[0](rod.first_dof + d), -2 * B * x, 1e-12);
+      // The end turns there (its displacement is a triangle in time): it reads the step after.
+      EXPECT_EQ(samples.velocity[0](rod.first_dof + d), x < 1 ? 0.0 : 2 * B) << x;
+    }
+  unsigned int held = 0;
+  for (std::size_t k = 0; k < samples.time.size(); ++k)
+    {
+      const double u = end.dot(samples.displacement[k]), v = end.dot(samples.velocity[k]);
+      EXPECT_LE(u, gap + 1e-12);
+      if (v == 0.0) // held: on the stop or short of it by less than one step's motion
+        {
+          ++held;
+          EXPECT_GT(u, gap - 2 * B * h) << samples.time[k];
+        }
+      else
+        EXPECT_NEAR(std::abs(v), 2 * B, 1e-12) << samples.time[k]; // the end moves at 2cB when free
+      EXPECT_NEAR(samples.energy[k], E, 1e-12 * E);
+    }
+  // The contact lasts (2L − kΔx)/c of T = (2L + kΔx)/c: about a fifth of the samples.
+  const auto exact = periodic::rod_first_nonsmooth_mode(periodic::Rod{}, E);
+  EXPECT_NEAR(double(held) / samples.time.size(), exact.contact_duration / exact.period, 0.01);
+}
+
 // Along fixed contact decisions a step is a signed permutation of the waves: the Jacobian of a
 // period is that permutation (orthogonal, so every Floquet multiplier has modulus 1), and it maps
 // the start to the end exactly (the map is linear between decisions).
@@ -126,7 +167,8 @@ TEST(RodCharacteristics, JacobianIsTheSignedPermutationOfTheSteps)
 // The first nonsmooth mode converges with the mesh: at 80, 160, 320 and 640 elements the largest
 // frequency error against the closed form over 1.5 – 100 E_g is below Δt/T < 1/(3N) (0.42 % at
 // 80 elements, within the 1 %) and halves with each bisection (first order); the contact
-// fraction at each tabulated energy is within 2Δt/T of the closed form's. No point is a tongue.
+// fraction at each tabulated energy is within 2Δt/T of the closed form's. An energy below the
+// scanned range is reported outside, with no value.
 TEST(RodCharacteristics, FirstNonsmoothModeConvergesAtFirstOrderWithTheMesh)
 {
   const auto c      = test_cases::load_case(example_case());
@@ -144,8 +186,6 @@ TEST(RodCharacteristics, FirstNonsmoothModeConvergesAtFirstOrderWithTheMesh)
       EXPECT_EQ(mesh.n_elements, 80u << m);
       EXPECT_GT(points, 150u);
       EXPECT_LT(error, 1.0 / (3 * mesh.n_elements));
-      for (const auto &label : mesh.tongue)
-        EXPECT_TRUE(label.empty());
       band.push_back(error);
       for (std::size_t e = 0; e < b.energies.size(); ++e)
         {
@@ -157,6 +197,12 @@ TEST(RodCharacteristics, FirstNonsmoothModeConvergesAtFirstOrderWithTheMesh)
   EXPECT_LT(band[0], 0.01);
   for (std::size_t m = 1; m < band.size(); ++m)
     EXPECT_NEAR(std::log2(band[m - 1] / band[m]), 1.0, 0.2) << b.meshes[m].n_elements;
+
+  const auto below = studies::run_convergence(studies::prepare_convergence(
+    test_cases::load_case(example_case(), {"Convergence/Energies=0.004, 0.05", "Convergence/Refinement cycles=1"})));
+  EXPECT_EQ(below.branch->values[0][0].cover, studies::EnergyCover::outside);
+  EXPECT_TRUE(std::isnan(below.branch->values[0][0].frequency));
+  EXPECT_EQ(below.branch->values[1][0].cover, studies::EnergyCover::backbone);
 
   const auto dir = std::filesystem::temp_directory_path() / "vibroimpact_rod_characteristics";
   std::filesystem::remove_all(dir);
@@ -193,4 +239,13 @@ TEST(RodCharacteristics, RefusesAModelThatIsNotAFixedFreeRodAgainstAStop)
   EXPECT_NE(middle.find("is not at x = L"), std::string::npos) << middle;
   const std::string second = refused(example_case(), {"Continuation/Families=1, 2"});
   EXPECT_NE(second.find("mode 1 only"), std::string::npos) << second;
+  const std::string graded =
+    refused(example_case(), {"Body rod/Mesh file=" + std::string(VIBROIMPACT_SOURCE_DIR) +
+                             "/meshes/unit_beam_graded_x0.4.msh"});
+  EXPECT_NE(graded.find("not all of one length"), std::string::npos) << graded;
+  const std::string simulated = refused(example_case(), {"Continuation/Start=simulation"});
+  EXPECT_NE(simulated.find("not by simulation"), std::string::npos) << simulated;
+  // A start of zero energy (no initial state given) is refused when the family is traced.
+  auto still = setup_with({"Continuation/Start=initial state", "Continuation/Start period=3"});
+  EXPECT_THROW(studies::trace_families(still.continuation, *still.flow, true), io::InputError);
 }

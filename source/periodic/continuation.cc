@@ -661,6 +661,9 @@ namespace vibroimpact::periodic
     {
       Branch branch;
       branch.family = family_name(settings);
+      if (!(from > 0))
+        throw std::invalid_argument("a family scanned in energy needs a start of positive energy (the start state "
+                                    "has E = " + std::to_string(from) + ")");
       if (!std::isfinite(settings.max_energy) || !(settings.max_energy > from))
         throw std::invalid_argument("a family scanned in energy runs from its start (E = " + std::to_string(from) +
                                     ") up to the energy bound (Maximum energy, or Maximum energy factor × the "
@@ -698,7 +701,8 @@ namespace vibroimpact::periodic
               p.impacts += event.kind == ContactEvent::Kind::impact ? 1 : 0;
               p.sticking_phases += event.kind == ContactEvent::Kind::sticking_start ? 1 : 0;
             }
-          p.admissible = true; // the map holds the end on the stop by construction (Signorini each step)
+          // No penetration (the map holds a contact on or short of its stop, Signorini each step).
+          p.admissible = result.min_gap >= -1e-12 * std::max(1.0, std::abs(result.min_gap));
           branch.points.push_back(p);
           if (progress)
             progress(branch.points.back(), k);

@@ -78,6 +78,14 @@ namespace vibroimpact::periodic
       if (full < N)
         u += (x - full * h) * (w(full) + w(N + full));
       const auto velocity = [&](const unsigned int j) { return c * (w(N + j) - w(j)); };
+      if (x <= 0)
+        return {0.0, 0.0}; // the clamp
+      if (full >= N)
+        {
+          // The end: held (at rest) when the next step holds it, else moving at −2c r.
+          const bool held = gap(u - 2 * h * w(N - 1)) < -1e-12 * gap0;
+          return {u, held ? 0.0 : -2 * c * w(N - 1)};
+        }
       const long nearest  = std::lround(cell);
       if (std::abs(cell - nearest) < 1e-9 && nearest > 0 && nearest < long(N))
         return {u, 0.5 * (velocity(nearest - 1) + velocity(nearest))};
@@ -123,6 +131,12 @@ namespace vibroimpact::periodic
     auto &I  = *impl_;
     I.rod    = &the_rod(model);
     I.N      = static_cast<unsigned int>(I.rod->element_boundaries.size() - 1);
+    // A wave crosses one cell a step only if every cell has the same length.
+    const auto &x = I.rod->element_boundaries;
+    for (unsigned int j = 0; j < I.N; ++j)
+      if (std::abs(x[j + 1] - x[j] - I.rod->length / I.N) > 1e-9 * I.rod->length / I.N)
+        refuse("rod " + I.rod->name + "'s elements are not all of one length (element " + std::to_string(j + 1) +
+               "): the waves cross one element a step");
     I.L      = I.rod->length;
     I.EA     = I.rod->stiffness;
     I.c      = std::sqrt(I.rod->stiffness / I.rod->mass_per_length);
@@ -234,7 +248,7 @@ namespace vibroimpact::periodic
                                                                                     const double       energy,
                                                                                     const unsigned int cycles) const
   {
-    if (mode != 1 || cycles != 1)
+    if (mode != 1 || cycles != 1 || !(energy > 0))
       return std::nullopt;
     const auto  &I  = *impl_;
     const Vector x0 = I.rest_state(energy);
@@ -276,6 +290,9 @@ namespace vibroimpact::periodic
       "x = L held by Signorini's condition each step; families are scanned in energy, without Newton",
       [](const FlowMapInput &in) -> std::unique_ptr<PeriodicFlowMap> {
         const auto &c = in.continuation;
+        if (c.start == StartKind::simulation || c.start == StartKind::simulated_mode)
+          throw std::invalid_argument("the characteristics map finds its orbits from a state of rest, not by "
+                                      "simulation: Start = linear mode or initial state");
         for (std::size_t f = 0; f < c.families.size(); ++f)
           if (c.start == StartKind::linear_mode && (c.families[f] != 1 || c.cycles_of(f) != 1))
             throw std::invalid_argument("the characteristics map has the family of mode 1 only, one cycle (Families, "

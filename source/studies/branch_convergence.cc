@@ -150,11 +150,14 @@ namespace vibroimpact::studies
     }
 
     // A scanned map's family at E itself (its staircase is not interpolated): the map's orbit
-    // there, when E lies in the scanned range.
+    // there, when E lies in the scanned range (else outside, as for a branch that does not reach it).
     BranchValue orbit_at(const periodic::PeriodicFlowMap &flow, const periodic::ContinuationCase &cc,
-                         const double energy)
+                         const MeshBranch &branch, const double energy)
     {
       BranchValue value{EnergyCover::outside, nan, nan, nan, nan};
+      if (branch.energy.empty() || energy < *std::min_element(branch.energy.begin(), branch.energy.end()) ||
+          energy > *std::max_element(branch.energy.begin(), branch.energy.end()))
+        return value;
       const auto  orbit = flow.one_impact_orbit(static_cast<unsigned int>(cc.families.front()), energy, cc.cycles_of(0));
       if (!orbit)
         return value;
@@ -267,7 +270,7 @@ namespace vibroimpact::studies
               return contact_fraction(*t.setup.flow, t.branches.front().points[k]);
             };
             result.values.back().push_back(t.setup.flow->scanned_in_energy()
-                                             ? orbit_at(*t.setup.flow, t.setup.continuation, energy)
+                                             ? orbit_at(*t.setup.flow, t.setup.continuation, t.branch, energy)
                                              : interpolate_branch(t.branch, energy, fraction));
           }
       }

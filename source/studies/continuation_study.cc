@@ -147,10 +147,16 @@ namespace vibroimpact::studies
       std::ostringstream line;
       if (!cc.section_given)
         line << cc.filename << " has no Continuation section: its defaults (vibroimpact parameters continue) apply.\n";
-      line << label << ": shooting on the " << flow.name() << " map, " << unknowns
-           << (free ? " unknowns (start state, period, unfolding α), energy up to " : " unknowns (start state), frequency up to ")
-           << (free ? settings.max_energy : settings.max_frequency) << ", at most " << settings.max_points
-           << " orbits, " << settings.max_newton << " Newton iterations each";
+      if (flow.scanned_in_energy())
+        line << label << ": scanning the " << flow.name() << " map in energy, " << flow.dimension()
+             << " state values, " << settings.max_points << " orbits up to energy " << settings.max_energy
+             << ", each simulated from its state of rest (no Newton)";
+      else
+        line << label << ": shooting on the " << flow.name() << " map, " << unknowns
+             << (free ? " unknowns (start state, period, unfolding α), energy up to "
+                      : " unknowns (start state), frequency up to ")
+             << (free ? settings.max_energy : settings.max_frequency) << ", at most " << settings.max_points
+             << " orbits, " << settings.max_newton << " Newton iterations each";
       if (cc.start == periodic::StartKind::simulation || cc.start == periodic::StartKind::simulated_mode)
         line << "; the start is simulated over " << cc.simulation_time << " first";
       bar.say(line.str());
