@@ -21,41 +21,65 @@ namespace vibroimpact::periodic
     double gap0   = 0; // the stop's distance at rest
     double toward = 1; // +1: the stop lies in the end's positive displacement (Side = above)
 
-    // The waves' slots: r_j (running toward the end) at j, l_j (running toward the clamp) at N + j.
+    // The waves' slots in a state vector: r_j (running toward the end) at j, l_j (running toward
+    // the clamp) at N + j.
     double end_displacement(const Vector &w) const { return h * w.sum(); } // h Σ (r_j + l_j)
     double gap(const double end) const { return gap0 - toward * end; }
 
-    // One step Δt = Δx/c: r_j ← r_{j−1}, r_0 ← l_0 (clamp), l_j ← l_{j+1}, and at the end
-    // l_{N−1} ← −r_{N−1} (free: the end moves by −2Δx r) or +r_{N−1} (held on the stop).
-    // Signorini: held when the free reflection would carry the end past the stop. Returns whether
-    // it was held; `end` follows.
-    bool step(Vector &w, double &end, std::vector<Eigen::Index> *source = nullptr,
-              std::vector<double> *sign = nullptr) const
+    // A step Δt = Δx/c moves r_j to r_{j+1}, r_{N−1} to l_{N−1} (reflected at the end), l_j to
+    // l_{j−1} and l_0 to r_0 (reflected unchanged at the clamp): every value one place on along
+    // one ring of 2N places, p = j for r_j and p = 2N − 1 − j for l_j. So the values stay where
+    // they are in memory and the step count says where each one is, (place − k) mod 2N: a step
+    // costs O(1). Only the value passing the end changes: its sign flips (free: the end moves
+    // by −2Δx r) or not (held on the stop). Signorini: held when the free reflection would carry
+    // the end past the stop.
+    struct Ring
     {
-      const double incoming = w(N - 1);
-      const bool   held     = gap(end - 2 * h * incoming) < -1e-12 * gap0;
-      const double clamp    = w(N);
-      for (unsigned int j = N - 1; j > 0; --j)
-        w(j) = w(j - 1);
-      w(0) = clamp;
-      for (unsigned int j = N; j + 1 < 2 * N; ++j)
-        w(j) = w(j + 1);
-      w(2 * N - 1) = held ? incoming : -incoming;
+      Vector              values;
+      std::size_t         steps = 0;
+      double              end   = 0; // u(L)
+      std::vector<double> sign;      // per value, its sign against the start (for the Jacobian)
+    };
+
+    std::size_t slot(const std::size_t place, const std::size_t steps) const
+    {
+      return (place + 2 * N - steps % (2 * N)) % (2 * N);
+    }
+    // The state-vector index of ring place p.
+    Eigen::Index state_index(const std::size_t p) const { return p < N ? Eigen::Index(p) : Eigen::Index(3 * N - 1 - p); }
+
+    Ring ring_of(const Vector &w, const bool with_sign) const
+    {
+      Ring ring{Vector(2 * N), 0, end_displacement(w), {}};
+      for (std::size_t p = 0; p < 2 * N; ++p)
+        ring.values(p) = w(state_index(p));
+      if (with_sign)
+        ring.sign.assign(2 * N, 1.0);
+      return ring;
+    }
+
+    Vector state_of(const Ring &ring) const
+    {
+      Vector w(2 * N);
+      for (std::size_t p = 0; p < 2 * N; ++p)
+        w(state_index(p)) = ring.values(slot(p, ring.steps));
+      return w;
+    }
+
+    // One step; returns whether the end was held.
+    bool step(Ring &ring) const
+    {
+      const std::size_t i        = slot(N - 1, ring.steps);
+      const double      incoming = ring.values(i);
+      const bool        held     = gap(ring.end - 2 * h * incoming) < -1e-12 * gap0;
       if (!held)
-        end -= 2 * h * incoming;
-      if (source != nullptr) // the same moves on where each slot's value came from
         {
-          auto        &s = *source;
-          auto        &g = *sign;
-          const auto   in_s = s[N - 1], clamp_s = s[N];
-          const double in_g = g[N - 1], clamp_g = g[N];
-          std::copy_backward(s.begin(), s.begin() + N - 1, s.begin() + N);
-          std::copy_backward(g.begin(), g.begin() + N - 1, g.begin() + N);
-          s[0] = clamp_s, g[0] = clamp_g;
-          std::copy(s.begin() + N + 1, s.end(), s.begin() + N);
-          std::copy(g.begin() + N + 1, g.end(), g.begin() + N);
-          s[2 * N - 1] = in_s, g[2 * N - 1] = held ? in_g : -in_g;
+          ring.values(i) = -incoming;
+          ring.end -= 2 * h * incoming;
+          if (!ring.sign.empty())
+            ring.sign[i] = -ring.sign[i];
         }
+      ++ring.steps;
       return held;
     }
 
@@ -66,30 +90,33 @@ namespace vibroimpact::periodic
       return Vector::Constant(2 * N, -toward * B);
     }
 
-    // The field at a point x of the rod from the cell waves: u by integrating the strain r + l
-    // from the clamp, v = c (l − r) in the cell (the mean of two cells on their common boundary).
-    std::pair<double, double> field(const Vector &w, const double x) const
+    // The fields at the rod's DoFs (its slice of u and v) from the cell waves: u by integrating
+    // the strain r + l from the clamp (a running sum, once), v = c (l − r) in the cell, the mean
+    // of two cells on their common boundary; the clamp does not move and the end moves at −2c r
+    // unless the next step holds it.
+    void fields(const Vector &w, Vector &u, Vector &v) const
     {
-      double             u    = 0;
-      const double       cell = std::clamp(x / h, 0.0, double(N));
-      const unsigned int full = std::min(N, static_cast<unsigned int>(std::floor(cell + 1e-9)));
-      for (unsigned int j = 0; j < full; ++j)
-        u += h * (w(j) + w(N + j));
-      if (full < N)
-        u += (x - full * h) * (w(full) + w(N + full));
+      std::vector<double> at_node(N + 1, 0.0); // u at the cell boundaries
+      for (unsigned int j = 0; j < N; ++j)
+        at_node[j + 1] = at_node[j] + h * (w(j) + w(N + j));
       const auto velocity = [&](const unsigned int j) { return c * (w(N + j) - w(j)); };
-      if (x <= 0)
-        return {0.0, 0.0}; // the clamp
-      if (full >= N)
+      for (unsigned int d = 0; d < rod->n_dofs; ++d)
         {
-          // The end: held (at rest) when the next step holds it, else moving at −2c r.
-          const bool held = gap(u - 2 * h * w(N - 1)) < -1e-12 * gap0;
-          return {u, held ? 0.0 : -2 * c * w(N - 1)};
+          const double       x    = rod->dof_coordinates[d];
+          const double       cell = std::clamp(x / h, 0.0, double(N));
+          const unsigned int full = std::min(N, static_cast<unsigned int>(std::floor(cell + 1e-9)));
+          const long         near = std::lround(cell);
+          const auto         dof  = rod->first_dof + d;
+          u(dof) = at_node[full] + (full < N ? (x - full * h) * (w(full) + w(N + full)) : 0.0);
+          if (x <= 0)
+            v(dof) = 0.0;
+          else if (full >= N)
+            v(dof) = gap(at_node[N] - 2 * h * w(N - 1)) < -1e-12 * gap0 ? 0.0 : -2 * c * w(N - 1);
+          else if (std::abs(cell - near) < 1e-9 && near > 0)
+            v(dof) = 0.5 * (velocity(near - 1) + velocity(near));
+          else
+            v(dof) = velocity(full);
         }
-      const long nearest  = std::lround(cell);
-      if (std::abs(cell - nearest) < 1e-9 && nearest > 0 && nearest < long(N))
-        return {u, 0.5 * (velocity(nearest - 1) + velocity(nearest))};
-      return {u, velocity(std::min(N - 1, full))};
     }
   };
 
@@ -157,30 +184,30 @@ namespace vibroimpact::periodic
     const auto &I     = *impl_;
     const long  steps = std::lround(period / I.dt);
     FlowResult  result;
-    result.x           = x0;
     result.grazing_gap = std::numeric_limits<double>::infinity();
-    double end         = I.end_displacement(x0);
-    result.min_gap     = I.gap(end);
-    std::vector<Eigen::Index> source(2 * I.N);
-    std::vector<double>       sign(2 * I.N, 1.0);
-    for (Eigen::Index i = 0; i < 2 * I.N; ++i)
-      source[i] = i;
-    bool was_held = false;
+    auto ring          = I.ring_of(x0, with_jacobian);
+    result.min_gap     = I.gap(ring.end);
+    bool was_held      = false;
     for (long k = 0; k < steps; ++k)
       {
-        const bool held = I.step(result.x, end, with_jacobian ? &source : nullptr, &sign);
+        const bool held = I.step(ring);
         if (held != was_held)
           result.events.push_back({held ? ContactEvent::Kind::sticking_start : ContactEvent::Kind::separation,
                                    k * I.dt, 0, 0.0, 0.0, 0.0});
         was_held       = held;
-        result.min_gap = std::min(result.min_gap, I.gap(end));
+        result.min_gap = std::min(result.min_gap, I.gap(ring.end));
       }
+    result.x           = I.state_of(ring);
     result.evaluations = 1;
     if (with_jacobian)
       {
+        // The value at place p started at place slot(p, k): a signed permutation.
         result.jacobian = Matrix::Zero(2 * I.N, 2 * I.N);
-        for (Eigen::Index i = 0; i < 2 * I.N; ++i)
-          result.jacobian(i, source[i]) = sign[i];
+        for (std::size_t p = 0; p < 2 * I.N; ++p)
+          {
+            const std::size_t from = I.slot(p, ring.steps);
+            result.jacobian(I.state_index(p), I.state_index(from)) = ring.sign[from];
+          }
         result.d_period    = Vector::Zero(2 * I.N);
         result.d_unfolding = Vector::Zero(2 * I.N);
       }
@@ -195,24 +222,23 @@ namespace vibroimpact::periodic
   {
     const auto  &I = *impl_;
     OrbitSamples samples;
-    Vector       w   = x0;
-    double       end = I.end_displacement(w);
-    long         k   = 0;
+    auto         ring     = I.ring_of(x0, false);
     bool         was_held = false;
     for (unsigned int s = 0; s < n_samples; ++s)
       {
         const double t = period * s / n_samples;
-        for (; (k + 1) * I.dt <= t + 1e-12 * I.dt; ++k) // the state at the last step before t
+        while ((ring.steps + 1) * I.dt <= t + 1e-12 * I.dt) // the state at the last step before t
           {
-            const bool held = I.step(w, end);
+            const double at   = ring.steps * I.dt;
+            const bool   held = I.step(ring);
             if (held != was_held)
               samples.events.push_back({held ? ContactEvent::Kind::sticking_start : ContactEvent::Kind::separation,
-                                        k * I.dt, 0, 0.0, 0.0, 0.0});
+                                        at, 0, 0.0, 0.0, 0.0});
             was_held = held;
           }
-        Vector u = Vector::Zero(I.model.n_dofs()), v = Vector::Zero(I.model.n_dofs());
-        for (unsigned int d = 0; d < I.rod->n_dofs; ++d)
-          std::tie(u(I.rod->first_dof + d), v(I.rod->first_dof + d)) = I.field(w, I.rod->dof_coordinates[d]);
+        const Vector w = I.state_of(ring);
+        Vector       u = Vector::Zero(I.model.n_dofs()), v = Vector::Zero(I.model.n_dofs());
+        I.fields(w, u, v);
         samples.time.push_back(t);
         samples.displacement.push_back(std::move(u));
         samples.velocity.push_back(std::move(v));
@@ -250,16 +276,22 @@ namespace vibroimpact::periodic
   {
     if (mode != 1 || cycles != 1 || !(energy > 0))
       return std::nullopt;
-    const auto  &I  = *impl_;
-    const Vector x0 = I.rest_state(energy);
-    Vector       w  = x0;
-    double       end = I.end_displacement(w);
-    // Values are only moved and negated, so a return is exact (bit for bit); a period is at most
-    // the linear one, 4N steps (the contact shortens it).
-    for (unsigned int k = 1; k <= 4 * I.N + 2; ++k)
+    const auto  &I     = *impl_;
+    const Vector x0    = I.rest_state(energy);
+    auto         ring  = I.ring_of(x0, false);
+    const double start = x0(0);
+    // Every value of the rest state is the same, so the state is back exactly when no value is
+    // negated (counted as the end negates them: O(1) a step); a period is at most the linear one,
+    // 4N steps (the contact shortens it).
+    std::size_t negated = 0;
+    for (std::size_t k = 1; k <= 4 * I.N + 2; ++k)
       {
-        I.step(w, end);
-        if (w == x0)
+        const double before = ring.values(I.slot(I.N - 1, ring.steps));
+        I.step(ring);
+        const double after = ring.values(I.slot(I.N - 1, ring.steps - 1));
+        if (after != before)
+          negated = after == start ? negated - 1 : negated + 1;
+        if (negated == 0 && I.state_of(ring) == x0)
           return std::make_pair(x0, k * I.dt);
       }
     return std::nullopt;
