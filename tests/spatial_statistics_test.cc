@@ -3,7 +3,8 @@
 // energy lost over μ, in closed form; a whirl at nearly constant speed wears every sector alike),
 // a mass bouncing in the hole (impacts counted are the solver's impact events, the impact work is
 // the energy the impacts took), a mass sliding on one side of a square (the side's sector and its
-// worn length), Archard's volumes and depths, and the streamed statistics equal the batch ones.
+// worn length), Archard's volumes and depths, the streamed statistics equal the batch ones, and
+// the orbit plot's occupancy of a whirl lies on the wall and accounts for the whole record.
 #include <vibroimpact/integrators/moreau_jean.h>
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/studies/support_statistics.h>
@@ -15,6 +16,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <numeric>
 
 using namespace vibroimpact;
@@ -230,4 +233,41 @@ TEST(SpatialStatistics, StreamedEqualsBatch)
   EXPECT_EQ(s.second_psd.density, batch.second_psd.density);
   EXPECT_FALSE(s.second_psd.density.empty());
   EXPECT_NE(s.second_psd.density, s.displacement_psd.density);
+}
+
+// support_orbits.csv is the time the orbit spends per pixel: for a mass sliding round the wall
+// (μ = 0.1) every pixel visited lies on the circle of radius c to within a pixel's half-diagonal,
+// the times add up to the record's length, and the streamed table (an accumulator with a folder)
+// equals the one written from the rows in memory, byte for byte.
+TEST(SpatialStatistics, OrbitOccupancyOfAWhirlLiesOnTheWallAndSumsToTheRecord)
+{
+  const PointMass p;
+  const auto      mdl     = whirl(p, 0.1, 2.0);
+  const auto      history = run(mdl, 5e-4, 2.0, 1e-3);
+  const auto      dir     = std::filesystem::temp_directory_path() / "vibroimpact_orbit_occupancy";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "streamed");
+  std::filesystem::create_directories(dir / "batch");
+  {
+    studies::SupportStatisticsAccumulator streamed(mdl, history.columns(), 0.0, 0, dir / "streamed");
+    for (std::size_t k = 0; k < history.n_rows(); ++k)
+      streamed.row(history.row(k));
+    streamed.finish();
+  }
+  studies::write_support_statistics(dir / "batch", mdl, history, studies::support_statistics(mdl, history), false);
+  const auto read = [](const std::filesystem::path &file) {
+    std::ifstream in(file);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string table = read(dir / "batch" / "support_orbits.csv");
+  EXPECT_EQ(read(dir / "streamed" / "support_orbits.csv"), table);
+  const auto r1 = test_cases::csv_column(dir / "batch" / "support_orbits.csv", "r1");
+  const auto r2 = test_cases::csv_column(dir / "batch" / "support_orbits.csv", "r2");
+  const auto t  = test_cases::csv_column(dir / "batch" / "support_orbits.csv", "time");
+  ASSERT_GT(r1.size(), 100u);
+  const double pixel = 2.2 * p.c / 200;
+  for (std::size_t k = 0; k < r1.size(); ++k)
+    EXPECT_NEAR(std::hypot(r1[k], r2[k]), p.c, 0.708 * pixel) << k; // half a pixel diagonal
+  const auto time = history.column("time");
+  EXPECT_NEAR(std::accumulate(t.begin(), t.end(), 0.0), time.back() - time.front(), 1e-9);
 }

@@ -280,11 +280,46 @@ namespace vibroimpact::studies
     // clearance, or each side's segment between its neighbours' corners (a flat bar's, whose
     // sides have no corner, as long as the bars are apart), and the panel's ranges around it
     // (gnuplot's autoscale sees the orbit only).
+    // The corners of polygon side k: where its neighbours cut its line c + d ν + s t, as s
+    // (from, to); a side whose neighbours are parallel to it (a flat bar's) runs 2d either way.
+    std::pair<double, double> side_ends(const model::SpatialSupport &support, const std::size_t k)
+    {
+      const auto  &sides = support.sides;
+      const size_t n     = sides.size();
+      const auto  &nu    = sides[k].normal;
+      const double d = sides[k].distance, half = 2 * d;
+      double       from = -half, to = half;
+      for (const std::size_t j : {(k + n - 1) % n, (k + 1) % n})
+        {
+          const auto  &mu = sides[j].normal;
+          const double mt = -mu[0] * nu[1] + mu[1] * nu[0];
+          if (j == k || std::abs(mt) < 1e-12)
+            continue;
+          const double s = (sides[j].distance - d * (mu[0] * nu[0] + mu[1] * nu[1])) / mt;
+          (mt > 0 ? to : from) = s;
+        }
+      return {from, to};
+    }
+
+    // How far the support's contour reaches from its centre: the panel is ±1.1 times that.
+    double panel_extent(const model::SpatialSupport &support)
+    {
+      if (support.shape == model::SpatialSupport::Shape::annular)
+        return support.clearance;
+      double extent = 0.0;
+      for (std::size_t k = 0; k < support.sides.size(); ++k)
+        {
+          const auto [from, to] = side_ends(support, k);
+          extent = std::max(extent, std::hypot(support.sides[k].distance, std::max(std::abs(from), std::abs(to))));
+        }
+      return extent;
+    }
+
     std::string contour(const model::SpatialSupport &support, const int tag)
     {
       std::ostringstream gp;
       const double       c1 = support.centre[0], c2 = support.centre[1];
-      double             extent = support.clearance;
+      const double       extent = panel_extent(support);
       const auto         ranges = [&] {
         std::ostringstream r;
         r << "set xrange [" << c1 - 1.1 * extent << ":" << c1 + 1.1 * extent << "]\nset yrange ["
@@ -294,39 +329,56 @@ namespace vibroimpact::studies
       if (support.shape == model::SpatialSupport::Shape::annular)
         {
           gp << "set object " << tag << " circle at " << c1 << "," << c2 << " size " << support.clearance
-             << " fs empty border lc 'magenta' dt 2\n";
+             << " front fs empty border lc 'magenta' dt 2\n";
           return gp.str() + ranges();
         }
-      extent = 0.0;
-      const auto  &sides = support.sides;
-      const size_t n     = sides.size();
-      for (std::size_t k = 0; k < n; ++k)
+      for (std::size_t k = 0; k < support.sides.size(); ++k)
         {
-          const auto  &nu = sides[k].normal;
-          const double d  = sides[k].distance, half = 2 * d; // a side drawn 4 d long unless cut at corners
-          double       from = -half, to = half;
-          for (const std::size_t j : {(k + n - 1) % n, (k + 1) % n})
-            {
-              // Where side j cuts side k's line c + d ν + s t (t = (−ν2, ν1)).
-              const auto  &mu = sides[j].normal;
-              const double mt = -mu[0] * nu[1] + mu[1] * nu[0];
-              if (j == k || std::abs(mt) < 1e-12)
-                continue;
-              const double s = (sides[j].distance - d * (mu[0] * nu[0] + mu[1] * nu[1])) / mt;
-              (mt > 0 ? to : from) = s;
-            }
-          const auto at = [&](const double s) {
+          const auto  &nu         = support.sides[k].normal;
+          const double d          = support.sides[k].distance;
+          const auto [from, to]   = side_ends(support, k);
+          const auto   at         = [&](const double s) {
             std::ostringstream p;
             p << c1 + d * nu[0] - s * nu[1] << "," << c2 + d * nu[1] + s * nu[0];
             return p.str();
           };
           gp << "set arrow " << tag + int(k) << " from " << at(from) << " to " << at(to)
              << " nohead lc 'magenta' dt 2\n";
-          extent = std::max(extent, std::hypot(d, std::max(std::abs(from), std::abs(to))));
         }
       return gp.str() + ranges();
     }
   } // namespace
+
+  OrbitOccupancy::OrbitOccupancy(const std::vector<model::SpatialSupport> &supports, const unsigned int pixels)
+    : pixels_(pixels)
+  {
+    for (const auto &support : supports)
+      {
+        const double half = 1.1 * panel_extent(support);
+        grids_.push_back({support.name, support.centre[0] - half, support.centre[1] - half, 2 * half / pixels,
+                          std::vector<double>(std::size_t(pixels) * pixels, 0.0)});
+      }
+  }
+
+  void OrbitOccupancy::add(const std::size_t support, const double r1, const double r2, const double span)
+  {
+    auto        &g = grids_[support];
+    const double i = std::floor((r1 - g.r1_min) / g.pixel), j = std::floor((r2 - g.r2_min) / g.pixel);
+    if (i >= 0 && j >= 0 && i < pixels_ && j < pixels_) // NaN fails every test: not kept
+      g.time[std::size_t(j) * pixels_ + std::size_t(i)] += span;
+  }
+
+  void OrbitOccupancy::write(const std::filesystem::path &file) const
+  {
+    io::CsvWriter csv(file, {"support", "r1", "r2", "time"});
+    for (const auto &g : grids_)
+      for (std::size_t j = 0; j < pixels_; ++j)
+        for (std::size_t i = 0; i < pixels_; ++i)
+          if (const double t = g.time[j * pixels_ + i]; t > 0)
+            csv.write_cells({g.name, io::CsvWriter::format(g.r1_min + (i + 0.5) * g.pixel),
+                             io::CsvWriter::format(g.r2_min + (j + 0.5) * g.pixel), io::CsvWriter::format(t)});
+    csv.close();
+  }
 
   io::GnuplotRun plot_support_orbits(const std::filesystem::path &folder, const model::StructuralModel &model)
   {
@@ -334,16 +386,16 @@ namespace vibroimpact::studies
     const std::size_t  columns  = std::min<std::size_t>(3, supports.size());
     const std::size_t  rows     = (supports.size() + columns - 1) / columns;
     std::ostringstream gp;
-    gp << "set terminal pngcairo noenhanced size " << 400 * columns << "," << 400 * rows
+    gp << "set terminal pngcairo noenhanced size " << 500 * columns << "," << 400 * rows
        << "\nset output 'support_orbits.png'\nset datafile separator ','\nset size ratio -1\n"
-       << "set xtics rotate by 45 right\n"
+       << "set xtics rotate by 45 right\nset logscale cb\nset format cb '%.0e'\n"
        << "set multiplot layout " << rows << "," << columns << "\n";
     for (const auto &support : supports)
       {
         gp << "unset object\nunset arrow\n"
-           << contour(support, 1) << "set title " << io::gnuplot_quote("support " + support.name)
-           << "\nset xlabel 'r1'\nset ylabel 'r2'\nplot 'support_orbits.csv' using 'r1_" << support.name << "':'r2_"
-           << support.name << "' with lines lw 0.5 lc 'navy' notitle\n";
+           << contour(support, 1) << "set title " << io::gnuplot_quote("support " + support.name + ": seconds the orbit spends per pixel")
+           << "\nset xlabel 'r1'\nset ylabel 'r2'\nplot 'support_orbits.csv' every ::1 using (strcol(1) eq "
+           << io::gnuplot_quote(support.name) << " ? $2 : 1/0):3:4 with points pt 5 ps 0.3 palette notitle\n";
       }
     gp << "unset multiplot\n";
     return io::start_gnuplot(folder / "support_orbits.gp", gp.str());

@@ -255,25 +255,26 @@ namespace vibroimpact::studies
 
   namespace
   {
-    // support_orbits.csv (time, r1_<s>, r2_<s> of every support in space): every row, so that
-    // support_orbits.png reads a few columns, not history.csv (3 s of gnuplot on the six-support
-    // tube's 10⁴ rows), and is drawn with HDF5 records too.
-    std::vector<std::string> orbit_columns(const model::StructuralModel &model)
+    // support_orbits.csv: the orbit of every support in space as the time it spends per pixel
+    // (spatial_statistics.h, OrbitOccupancy), fed every row of the run; a row's span goes to the
+    // pixel of its position.
+    struct OrbitRecorder
     {
-      std::vector<std::string> names{"time"};
-      for (const auto &support : model.spatial_supports)
-        names.insert(names.end(), {"r1_" + support.name, "r2_" + support.name});
-      return names;
-    }
+      OrbitOccupancy        occupancy;
+      std::filesystem::path file;
+      double                last_time = 0;
+      bool                  first     = true;
 
-    template <typename Tallies>
-    void write_orbit_row(io::CsvWriter &csv, const Tallies &spatial, const std::vector<double> &values)
-    {
-      std::vector<double> row{values[0]};
-      for (const auto &s : spatial)
-        row.insert(row.end(), {s.orbit(values, 0), s.orbit(values, 1)});
-      csv.write_row(row);
-    }
+      template <typename Tallies>
+      void row(const Tallies &spatial, const std::vector<double> &values)
+      {
+        const double span = first ? 0.0 : values[0] - last_time;
+        for (std::size_t s = 0; s < spatial.size(); ++s)
+          occupancy.add(s, spatial[s].orbit(values, 0), spatial[s].orbit(values, 1), span);
+        last_time = values[0];
+        first     = false;
+      }
+    };
   } // namespace
 
   // A support's running sums over the rows after the record's start (support_statistics()).
@@ -299,7 +300,7 @@ namespace vibroimpact::studies
     std::vector<double>                  displacements; // this row's: a planar support's u, r1 and r2 in space
     std::unique_ptr<DisplacementSpool>   spool;
     std::unique_ptr<SupportForcesTable>  forces;
-    std::unique_ptr<io::CsvWriter>       orbits; // support_orbits.csv: the orbit plot's thin data
+    std::unique_ptr<OrbitRecorder>       orbits; // support_orbits.csv: the orbit plot's occupancy
     std::vector<SupportForcesCurve>      curves; // the table's, once it is closed
   };
 } // namespace vibroimpact::studies
@@ -385,7 +386,7 @@ namespace vibroimpact::studies
     if (!folder.empty() && !model.supports.empty())
       st.forces = std::make_unique<SupportForcesTable>(folder / "support_forces.csv", model, columns);
     if (!folder.empty() && !st.spatial.empty())
-      st.orbits = std::make_unique<io::CsvWriter>(folder / "support_orbits.csv", orbit_columns(model));
+      st.orbits.reset(new OrbitRecorder{OrbitOccupancy(model.spatial_supports), folder / "support_orbits.csv"});
   }
 
   SupportStatisticsAccumulator::~SupportStatisticsAccumulator() = default;
@@ -428,7 +429,7 @@ namespace vibroimpact::studies
     if (st.forces)
       st.forces->row(values);
     if (st.orbits)
-      write_orbit_row(*st.orbits, st.spatial, values);
+      st.orbits->row(st.spatial, values);
     if (st.rows == 0 && t < st.skip_time)
       return; // before the record's start
     for (auto &s : st.supports)
@@ -473,7 +474,7 @@ namespace vibroimpact::studies
       }
     state_->forces.reset();
     if (state_->orbits)
-      state_->orbits->close();
+      state_->orbits->occupancy.write(state_->orbits->file);
     state_->orbits.reset();
   }
 
@@ -795,20 +796,19 @@ namespace vibroimpact::studies
     if (!model.spatial_supports.empty())
       {
         // support_orbits.csv from the rows held in memory, as a streamed run writes it.
-        io::CsvWriter            csv(folder / "support_orbits.csv", orbit_columns(model));
-        const auto               columns = history.columns();
-        std::vector<std::size_t> at;
-        for (const auto &name : orbit_columns(model))
-          at.push_back(column_index(columns, name));
+        const auto     columns = history.columns();
+        OrbitOccupancy occupancy(model.spatial_supports);
+        std::vector<std::array<std::size_t, 2>> at;
+        for (const auto &support : model.spatial_supports)
+          at.push_back({column_index(columns, "r1_" + support.name), column_index(columns, "r2_" + support.name)});
         for (std::size_t k = 0; k < history.n_rows(); ++k)
           {
-            const auto         &values = history.row(k);
-            std::vector<double> row;
-            for (const auto c : at)
-              row.push_back(values[c]);
-            csv.write_row(row);
+            const auto  &values = history.row(k);
+            const double span   = k > 0 ? values[0] - history.row(k - 1)[0] : 0.0;
+            for (std::size_t s = 0; s < at.size(); ++s)
+              occupancy.add(s, values[at[s][0]], values[at[s][1]], span);
           }
-        csv.close();
+        occupancy.write(folder / "support_orbits.csv");
       }
     for (auto &plot : write_support_summaries(folder, model, statistics, curves, plots))
       plot.wait();

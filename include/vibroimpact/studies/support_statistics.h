@@ -150,9 +150,11 @@ namespace vibroimpact::studies
   // force_pdf.csv (force, pdf_<support>: a density of the impact peak forces, 20 common bins);
   // support_forces.csv (time, u_<support>, force_<support>); and, if gnuplot is there,
   // support_forces.png (supports 1 and 3, the layout of the paper's Figs 4–7), spectra.png,
-  // force_pdf.png and, with supports in space, support_orbits.csv (time, r1_<s>, r2_<s>; the
-  // accumulator with a folder writes it row by row) and support_orbits.png (r1 against r2 in the
-  // clearance contour, a panel a support). support_forces.csv is of planar supports.
+  // force_pdf.png and, with supports in space, support_orbits.csv (support, r1, r2, time: the time
+  // each support's orbit spends in each pixel of a 200 × 200 grid over its panel, for the pixels
+  // it visits; the accumulator with a folder gathers it row by row and writes it at finish()) and
+  // support_orbits.png (that occupancy in colour inside the clearance contour, a panel a
+  // support). support_forces.csv is of planar supports.
   void write_support_statistics(const std::filesystem::path &folder, const model::StructuralModel &model,
                                 const integrators::ResponseHistory   &history,
                                 const std::vector<SupportStatistics> &statistics, bool plots = true);
