@@ -72,7 +72,8 @@ namespace vibroimpact::studies
         s.add("Start time", c.statistics_start, io::non_negative(),
               "Rows before this time (the transient from rest) are left out of statistics.csv and the spectra.");
         s.add("PSD segment", c.psd_segment, 0, 1u << 30,
-              "Rows per Welch segment of the displacement PSDs (a power of two); 0: the largest giving 8 segments.");
+              "Rows per Welch segment of the displacement PSDs (a power of two); 0: the largest giving 8 segments, "
+              "at most 65536 (a long record gets more segments, not longer ones).");
       },
       time_domain);
 

@@ -197,10 +197,15 @@ namespace vibroimpact::studies
       std::size_t           n_rows_ = 0;
     };
 
+    // Statistics/PSD segment = 0: the longest power of two giving ≥ 8 half-overlapping segments,
+    // at most 2¹⁶ rows. The cap bounds the end of a long record: the segment's rows are read back
+    // and transformed at once (a 4 s tube record's default segment of 2¹⁵ rows took 12 MB at the
+    // end; 100 s would take 2²⁰ rows, 25× that), and more segments lower the estimate's variance.
     std::size_t default_segment(const std::size_t n)
     {
-      std::size_t L = 16;
-      while (2 * L <= n / 4) // ≥ 8 half-overlapping segments
+      constexpr std::size_t longest = std::size_t(1) << 16;
+      std::size_t           L       = 16;
+      while (2 * L <= n / 4 && 2 * L <= longest)
         L *= 2;
       return L;
     }
