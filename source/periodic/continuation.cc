@@ -37,6 +37,16 @@ namespace vibroimpact::periodic
 
   namespace
   {
+    // A point's impacts and sticking phases per period, from its flow's events.
+    void count_contact_events(BranchPoint &p, const std::vector<ContactEvent> &events)
+    {
+      for (const auto &event : events)
+        {
+          p.impacts += event.kind == ContactEvent::Kind::impact ? 1 : 0;
+          p.sticking_phases += event.kind == ContactEvent::Kind::sticking_start ? 1 : 0;
+        }
+    }
+
     // LOCA's exceptions span a dozen lines with its source file; a stop reason is one line:
     // "LOCA: <what failed>" where LOCA says it, else the text with its line breaks folded.
     std::string one_line(const std::string &message)
@@ -338,11 +348,7 @@ namespace vibroimpact::periodic
         p.unfolding = alpha(X);
         p.residual  = (result.x - x0).norm() / std::max(x0.norm(), 1e-300);
         p.newton_iterations = counter ? counter->iterations : 0;
-        for (const auto &event : result.events)
-          {
-            p.impacts += event.kind == ContactEvent::Kind::impact ? 1 : 0;
-            p.sticking_phases += event.kind == ContactEvent::Kind::sticking_start ? 1 : 0;
-          }
+        count_contact_events(p, result.events);
         p.min_gap             = result.min_gap;
         p.min_impact_velocity = result.min_impact_velocity;
         p.max_penetration     = result.max_penetration;
@@ -696,11 +702,7 @@ namespace vibroimpact::periodic
           p.stable         = true;
           p.min_gap        = result.min_gap;
           p.grazing_gap    = result.grazing_gap;
-          for (const auto &event : result.events)
-            {
-              p.impacts += event.kind == ContactEvent::Kind::impact ? 1 : 0;
-              p.sticking_phases += event.kind == ContactEvent::Kind::sticking_start ? 1 : 0;
-            }
+          count_contact_events(p, result.events);
           // No penetration (the map holds a contact on or short of its stop, Signorini each step).
           p.admissible = result.min_gap >= -1e-12 * std::max(1.0, std::abs(result.min_gap));
           branch.points.push_back(p);
