@@ -48,10 +48,12 @@ namespace vibroimpact::integrators
     const std::size_t nc = model.contacts.size();
     contact_rows_.resize(nc, N);
     gap0_.resize(nc);
+    stiffness_.resize(nc);
     for (std::size_t i = 0; i < nc; ++i)
       {
         contact_rows_.row(i) = (shapes_.transpose() * Eigen::VectorXd(model.contacts[i].row)).transpose();
         gap0_[i]             = model.contacts[i].gap0;
+        stiffness_[i]        = model.contacts[i].stiffness;
       }
     probe_rows_.resize(model.probes.size(), N);
     for (std::size_t p = 0; p < model.probes.size(); ++p)

@@ -42,7 +42,7 @@ namespace vibroimpact::integrators
 
     double energy(const Eigen::VectorXd &q, const Eigen::VectorXd &v) const
     {
-      return P_.kinetic_energy(v) + P_.potential_energy(q);
+      return P_.kinetic_energy(v) + P_.potential_energy(q) + P_.spring_energy(q);
     }
 
     // The row of step k (k = 0: the initial state) if one is due; contact_force per contact.
@@ -71,7 +71,7 @@ namespace vibroimpact::integrators
       s.contact_force                = &contact_force;
       s.frame                        = frame;
       s.energy.kinetic               = P_.kinetic_energy(v);
-      s.energy.potential             = P_.potential_energy(q);
+      s.energy.potential             = P_.potential_energy(q) + P_.spring_energy(q); // strain and elastic contacts
       s.energy.external_work         = external_work;
       s.energy.damping_dissipation   = damping_dissipation;
       s.energy.impact_dissipation    = impact_dissipation;

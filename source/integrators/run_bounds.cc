@@ -34,6 +34,7 @@ namespace vibroimpact::integrators
                  const RunBounds &bounds)
   {
     check_spatial_supports(solver, model, file);
+    check_elastic_contacts(solver, model, file);
     solver.check(model, control, file);
     const double T = control.final_time;
 

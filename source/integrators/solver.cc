@@ -71,6 +71,18 @@ namespace vibroimpact::integrators
 
   void Solver::check(const model::StructuralModel &, const RunControl &, const std::string &) const {}
 
+  void check_elastic_contacts(const Solver &solver, const model::StructuralModel &model, const std::string &file)
+  {
+    if (solver.takes_elastic_contacts())
+      return;
+    for (const auto &contact : model.contacts)
+      if (contact.elastic())
+        throw io::InputError(file, "Contact " + contact.name + "/Stiffness",
+                             "'" + solver.name() +
+                               "' cannot take an elastic contact (a unilateral spring): use moreau-jean or "
+                               "modal-penalty, or Stiffness = 0");
+  }
+
   void check_spatial_supports(const Solver &solver, const model::StructuralModel &model, const std::string &file)
   {
     if (!model.spatial_supports.empty() && !solver.takes_spatial_supports())

@@ -86,6 +86,15 @@ namespace vibroimpact::model
 
   double StructuralModel::potential_energy(const Vector &u) const
   {
-    return 0.5 * u.dot(stiffness * u);
+    double springs = 0.0;
+    for (const auto &c : contacts)
+      if (c.elastic())
+        springs += c.spring_energy(c.gap0 + c.row.dot(u));
+    return 0.5 * u.dot(stiffness * u) + springs;
+  }
+
+  bool has_elastic_contacts(const std::vector<Contact> &contacts)
+  {
+    return std::any_of(contacts.begin(), contacts.end(), [](const Contact &c) { return c.elastic(); });
   }
 } // namespace vibroimpact::model

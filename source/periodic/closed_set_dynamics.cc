@@ -34,7 +34,7 @@ namespace vibroimpact::periodic
         for (std::size_t k = 0; k < mode.closed_list.size(); ++k)
           {
             const auto   i     = mode.closed_list[k];
-            const double kappa = condensation.stiffness[i];
+            const double kappa = spring[i];
             F.leftCols(m) -= kappa * B.row(i).transpose() * B.row(i);
             F.col(2 * m) -= kappa * gap0[i] * B.row(i).transpose();
             mode.multiplier_rows.row(k).head(m) = -kappa * B.row(i);
@@ -81,7 +81,7 @@ namespace vibroimpact::periodic
       {
         double squared = highest * highest;
         for (Eigen::Index i = 0; i < B.rows(); ++i)
-          squared += condensation.stiffness[i] * B.row(i).squaredNorm();
+          squared += spring[i] * B.row(i).squaredNorm();
         highest = std::sqrt(squared);
       }
     if (harmonic)

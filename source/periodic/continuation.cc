@@ -70,7 +70,25 @@ namespace vibroimpact::periodic
     struct StopContinuation
     {
       std::string reason;
+      bool        tongue = false;
     };
+
+    // Whether the last three points have the frequency locked while the energy moves: the
+    // branch has entered an internal-resonance tongue (the criterion of tongues.h).
+    bool frequency_locked(const std::vector<BranchPoint> &points, const double lock)
+    {
+      const std::size_t n = points.size();
+      if (n < 3)
+        return false;
+      for (std::size_t k = n - 2; k < n; ++k)
+        {
+          const double d_energy = std::abs(std::log(points[k].energy / points[k - 1].energy));
+          const double d_freq   = std::abs(std::log(points[k].frequency / points[k - 1].frequency));
+          if (!(d_energy > 1e-4 && d_freq < lock * d_energy))
+            return false;
+        }
+      return true;
+    }
 
     // Counts the Newton iterations of the corrector that converges (each solve starts afresh),
     // and tells settings.newton_iteration of each (a first shooting can take minutes).
@@ -396,6 +414,10 @@ namespace vibroimpact::periodic
           throw StopContinuation{"frequency above the maximum"};
         if (branch_.points.size() >= settings_.max_points)
           throw StopContinuation{"maximum number of points"};
+        if (free_ && settings_.tongue_jump > 0 && frequency_locked(branch_.points, settings_.tongue_lock))
+          throw StopContinuation{"entered a tongue at energy " + std::to_string(p.energy) + ", frequency " +
+                                   std::to_string(p.frequency),
+                                 true};
       }
 
       const PeriodicFlowMap     &flow_;
@@ -500,7 +522,8 @@ namespace vibroimpact::periodic
         }
       catch (const StopContinuation &stop)
         {
-          branch.stop_reason = stop.reason;
+          branch.stop_reason    = stop.reason;
+          branch.entered_tongue = stop.tongue;
         }
       catch (const std::exception &error)
         {
@@ -576,8 +599,9 @@ namespace vibroimpact::periodic
           if (restart > 0 && !part.points.empty())
             part.points.front().restarted = true;
           total.points.insert(total.points.end(), part.points.begin(), part.points.end());
-          total.failed      = part.failed;
-          total.stop_reason = part.stop_reason;
+          total.failed         = part.failed;
+          total.stop_reason    = part.stop_reason;
+          total.entered_tongue = part.entered_tongue;
           if (io::interrupt_signal() != 0)
             break;
           if (restart > 0 && part.points.empty())
@@ -618,6 +642,57 @@ namespace vibroimpact::periodic
           period = last.period;
         }
       return total;
+    }
+  } // namespace
+
+  namespace
+  {
+    // A branch stopped at a tongue's entry goes on from the map's own orbit guess at tongue_jump
+    // × that energy beyond it, again and again, until the energy bound or the point limit. A start
+    // Newton does not converge on (near a tongue the guess is far from the orbit) is tried again
+    // further on, Restarts times at most in a row; an empty branch from `start_energy` as well.
+    // The first point of each new stretch is marked restarted.
+    void continue_past_tongues(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
+                               const double start_energy, Branch &branch, const ProgressCallback &progress)
+    {
+      // Starts in a row Newton did not converge on (the first one's included): the next is further on.
+      unsigned int failures = branch.points.empty() ? 1 : 0;
+      double       energy   = branch.points.empty() ? start_energy : branch.points.back().energy;
+      while ((branch.entered_tongue || failures > 0) && failures <= settings.max_restarts &&
+             branch.points.size() < settings.max_points && io::interrupt_signal() == 0)
+        {
+          energy *= 1 + settings.direction * settings.tongue_jump;
+          if (energy > settings.max_energy || energy < settings.min_energy)
+            break;
+          const auto start = flow.one_impact_orbit(settings.mode, energy, 1);
+          if (!start)
+            break;
+          ContinuationSettings here = settings;
+          here.max_points           = settings.max_points - static_cast<unsigned int>(branch.points.size());
+          const std::size_t offset  = branch.points.size();
+          const auto        shifted = [&](const BranchPoint &p, unsigned int k) {
+            if (progress)
+              progress(p, static_cast<unsigned int>(offset + k));
+          };
+          Branch part = continue_free_family(flow, here, start->first, start->second, shifted);
+          branch.flow_evaluations += part.flow_evaluations;
+          if (part.points.empty())
+            {
+              ++failures;
+              continue;
+            }
+          failures = 0;
+          if (!branch.points.empty())
+            branch.restarts.push_back(branch.stop_reason);
+          if (!part.points.empty())
+            part.points.front().restarted = true;
+          branch.points.insert(branch.points.end(), part.points.begin(), part.points.end());
+          branch.stop_reason    = part.stop_reason;
+          branch.failed         = part.failed;
+          branch.entered_tongue = part.entered_tongue;
+          if (!part.points.empty())
+            energy = std::max(energy, part.points.back().energy);
+        }
     }
   } // namespace
 
@@ -733,7 +808,10 @@ namespace vibroimpact::periodic
           away.direction            = flow.energy(start->first) >= graze ? 1.0 : -1.0;
           if (auto refused = inadmissible_start(flow, away, start->first, start->second))
             return *refused;
-          return continue_free_family(flow, away, start->first, start->second, progress);
+          Branch branch = continue_free_family(flow, away, start->first, start->second, progress);
+          if (settings.tongue_jump > 0 && settings.cycles == 1)
+            continue_past_tongues(flow, away, energy, branch, progress);
+          return branch;
         }
     if (settings.cycles > 1)
       throw std::invalid_argument("mode " + std::to_string(settings.mode) + " with " +

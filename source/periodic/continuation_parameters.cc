@@ -73,6 +73,12 @@ namespace vibroimpact::periodic
             "After Newton fails (a grazing adds an impact per period, a chatter sequence gains one), restart from the "
             "last orbit this many times at most, the parameter moved by Restart jump.");
       s.add("Restart jump", p.restart_jump, io::in_range(1e-8, 0.5), "Relative parameter change of a restart.");
+      s.add("Tongue jump", p.tongue_jump, io::in_range(0, 1),
+            "Free families started on the map's own orbit guess (the one-impact orbit; elastic contacts: the "
+            "family's mode alone on the spring): where the frequency locks while the energy moves (an "
+            "internal-resonance tongue, |d ln w| < 1e-3 |d ln E| over two steps) the branch stops and starts again "
+            "from that guess this fraction of the energy beyond, to follow the backbone past its tongues; 0: "
+            "tongues are followed.");
       s.add("Maximum period change", p.max_period_change, io::in_range(0, 1),
             "Free families: a step whose orbit's period differs from the last one's by more than this fraction is "
             "refused and retried shorter, so that the branch follows what is continuous (through an internal-resonance "

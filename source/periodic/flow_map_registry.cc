@@ -77,6 +77,10 @@ namespace vibroimpact::periodic
         const std::string prefix = "massless contact nodes: ", what = e.what();
         if (what.rfind(prefix, 0) == 0)
           throw io::InputError(c.filename, "Continuation/Massless contact nodes", what.substr(prefix.size()));
+        // A contact's own entry ("Contact <name>/Stiffness: ...") is named as such.
+        const auto entry_end = what.find("/Stiffness: ");
+        if (what.rfind("Contact ", 0) == 0 && entry_end != std::string::npos)
+          throw io::InputError(c.filename, what.substr(0, entry_end + 10), what.substr(entry_end + 12));
         throw io::InputError(c.filename, "Continuation/Flow map", what);
       }
   }

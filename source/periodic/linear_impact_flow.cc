@@ -23,8 +23,20 @@ namespace vibroimpact::periodic
     , condensation(s.massless_contact_nodes ? condense_contact_nodes(model, s.mode_source) : ContactCondensation{})
     , projection(s.massless_contact_nodes ? condensation.reduced : model, s.n_modes, s.damping_ratios, s.mode_source)
   {
-    compliant = s.massless_contact_nodes;
-    init(compliant ? condensation.reduced : model);
+    const bool elastic = model::has_elastic_contacts(model.contacts);
+    compliant          = s.massless_contact_nodes || elastic;
+    for (const auto &contact : model.contacts)
+      if (elastic && !contact.elastic())
+        throw std::invalid_argument("Contact " + contact.name +
+                                    "/Stiffness: the event-driven map takes contacts all rigid or all elastic, "
+                                    "and this one is rigid beside elastic ones");
+      else if (elastic && s.massless_contact_nodes)
+        throw std::invalid_argument("massless contact nodes: contact " + contact.name +
+                                    " is elastic (Stiffness > 0): a spring on a massless node is not condensed");
+    init(s.massless_contact_nodes ? condensation.reduced : model);
+    spring = Vector::Zero(gap0.size());
+    for (Eigen::Index i = 0; i < spring.size() && compliant; ++i)
+      spring[i] = s.massless_contact_nodes ? condensation.stiffness[i] : model.contacts[i].stiffness;
   }
 
   void LinearImpactFlow::Implementation::init(const model::StructuralModel &model)
@@ -111,10 +123,10 @@ namespace vibroimpact::periodic
   double LinearImpactFlow::energy(const Vector &x) const
   {
     const auto &I = *impl_;
-    double      springs = 0.0; // ½ κ min(γ, 0)² of massless contact nodes
+    double      springs = 0.0; // ½ κ min(γ, 0)² of the elastic contacts or massless contact nodes
     if (I.compliant)
       for (unsigned int i = 0; i < I.B.rows(); ++i)
-        springs += 0.5 * I.condensation.stiffness[i] * std::pow(std::min(I.projection.gap(i, x.head(I.m)), 0.0), 2);
+        springs += 0.5 * I.spring[i] * std::pow(std::min(I.projection.gap(i, x.head(I.m)), 0.0), 2);
     return I.projection.kinetic_energy(x.tail(I.m)) + I.projection.potential_energy(x.head(I.m)) + springs;
   }
 
@@ -132,7 +144,7 @@ namespace vibroimpact::periodic
       {
         const Vector u = I.projection.shapes() * z.head(I.m), v = I.projection.shapes() * z.segment(I.m, I.m);
         samples.energy.push_back(energy(z.head(2 * I.m)));
-        if (!I.compliant)
+        if (!I.settings.massless_contact_nodes)
           {
             samples.displacement.push_back(u);
             samples.velocity.push_back(v);
@@ -221,6 +233,9 @@ namespace vibroimpact::periodic
                                                                               const unsigned int cycles) const
   {
     const auto &I = *impl_;
+    if (I.compliant && !I.settings.massless_contact_nodes && cycles == 1 && !I.harmonic && I.D.isZero(0.0) &&
+        I.G.isZero(0.0))
+      return one_mode_spring_orbit(mode, energy);
     if (I.n_forcing > 0 || !I.D.isZero(0.0) || I.compliant || cycles == 0)
       return std::nullopt;
     // The contact that mode j grazes first.
@@ -263,16 +278,42 @@ namespace vibroimpact::periodic
     return std::make_pair(one_impact_turning_point(contact, far), far);
   }
 
+  std::optional<std::pair<Vector, double>> LinearImpactFlow::one_mode_spring_orbit(const unsigned int mode,
+                                                                                   const double energy) const
+  {
+    const auto &I = *impl_;
+    // The elastic contact that mode j reaches first, at modal amplitude a = gap0/|b| (b = B_ij).
+    Eigen::Index contact = -1;
+    double       reach   = infinity;
+    for (Eigen::Index i = 0; i < I.B.rows(); ++i)
+      if (std::abs(I.B(i, mode - 1)) > 0 && I.gap0[i] > 0 && I.gap0[i] / std::abs(I.B(i, mode - 1)) < reach)
+        reach = I.gap0[i] / std::abs(I.B(i, mode - 1)), contact = i;
+    const double w1 = I.omega[mode - 1], A = std::sqrt(2 * energy) / w1;
+    if (contact < 0 || !(A > reach))
+      return std::nullopt;
+    // Mode j alone is a bilinear oscillator: free at ω1 = ω_j, on the spring at ω2 = √(ω_j² + k b²)
+    // about its closed-phase rest a k b²/ω2², which it enters a ω_j²/ω2² above with speed
+    // v1 = ω_j √(A² − a²). Free flight below the stop takes (2π − 2 acos(a/A))/ω_j, the spring
+    // 2 atan2(v1, ω2 y0)/ω2 (doc/periodic.md §11). Start at the turning point away from the stop.
+    const double b  = I.B(contact, mode - 1);
+    const double w2 = std::sqrt(w1 * w1 + I.spring[contact] * b * b);
+    const double v1 = w1 * std::sqrt(A * A - reach * reach), y0 = reach * w1 * w1 / (w2 * w2);
+    const double period = (2 * M_PI - 2 * std::acos(reach / A)) / w1 + 2 * std::atan2(v1, w2 * y0) / w2;
+    Vector       x      = Vector::Zero(2 * I.m);
+    x[mode - 1]         = b > 0 ? A : -A;
+    return std::make_pair(x, period);
+  }
+
   std::vector<double> LinearImpactFlow::held_contact_frequencies() const
   {
     const auto &I = *impl_;
-    // Unit modal masses. Massless nodes: every contact's spring κ b bᵀ added to Ω²; rigid
+    // Unit modal masses. Elastic contacts and massless nodes: every contact's spring κ b bᵀ added to Ω²; rigid
     // contacts: Ω² projected onto the motions that keep every gap (B q = 0), whose zero
     // eigenvalues (one per contact) are the constraints, not modes.
     Matrix K = Matrix(I.omega.cwiseAbs2().asDiagonal());
     if (I.compliant)
       for (Eigen::Index i = 0; i < I.B.rows(); ++i)
-        K += I.condensation.stiffness[i] * I.B.row(i).transpose() * I.B.row(i);
+        K += I.spring[i] * I.B.row(i).transpose() * I.B.row(i);
     else if (I.B.rows() > 0)
       {
         const Matrix P = Matrix::Identity(I.m, I.m) - I.B.transpose() * (I.B * I.B.transpose()).inverse() * I.B;
@@ -343,7 +384,7 @@ namespace vibroimpact::periodic
   {
     const auto &I = *impl_;
     const auto  kept = [&](const Vector &w) -> Vector {
-      if (!I.compliant || w.size() != I.condensation.n_full)
+      if (!I.settings.massless_contact_nodes || w.size() != I.condensation.n_full)
         return w;
       Vector r(I.condensation.kept.size());
       for (std::size_t k = 0; k < I.condensation.kept.size(); ++k)

@@ -53,7 +53,10 @@ namespace vibroimpact::periodic
     LinearImpactFlowSettings     settings;
     ContactCondensation          condensation; // massless contact nodes only
     integrators::ModalProjection projection;
-    bool                         compliant = false; // contacts are unilateral springs (massless nodes)
+    // Contacts are unilateral springs: elastic contacts (model::Contact::stiffness), or the stops
+    // of massless contact nodes (their condensed stiffness κ = K_NN/c²); `spring` holds k or κ.
+    bool                         compliant = false;
+    Vector                       spring;
     Eigen::Index                 m = 0, nz = 0, n_forcing = 0;
     Matrix                       B, G, mass_shapes;
     Vector                       gap0, omega, D;

@@ -25,7 +25,7 @@ namespace vibroimpact::periodic
     for (unsigned int i = 0; i < closed.size(); ++i)
       if (closed[i])
         {
-          const double kappa = condensation.stiffness[i];
+          const double kappa = spring[i];
           K += kappa * B.row(i).transpose() * B.row(i);
           f -= kappa * gap0[i] * B.row(i).transpose();
         }

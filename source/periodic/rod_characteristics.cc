@@ -148,6 +148,9 @@ namespace vibroimpact::periodic
       if (contact.point.body != 0 || std::abs(contact.point.x - rod.length) > 1e-12 * rod.length ||
           !contact.other.on_ground() || !(contact.gap0 > 0))
         refuse("contact " + contact.name + " is not at x = L on the ground with a positive gap");
+      if (contact.elastic())
+        throw std::invalid_argument("Contact " + contact.name + "/Stiffness: the characteristics map takes a rigid "
+                                    "stop (the end reflects its waves), not an elastic one");
       return rod;
     }
   } // namespace

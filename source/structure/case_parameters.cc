@@ -255,6 +255,13 @@ namespace vibroimpact::structure
             "Where the obstacle (or the other body) lies: below: g = g0 + u - u_other; above: g = g0 - u + "
             "u_other. A two-sided clearance is two contacts.");
       s.add("Restitution", contact.restitution, io::in_range(0, 1), "Newton's coefficient of restitution e in [0, 1].");
+      s.add("Stiffness", contact.stiffness, io::non_negative(),
+            "k >= 0: 0 is a rigid stop (Signorini and Newton's law with Restitution); k > 0 an elastic obstacle, a "
+            "massless unilateral spring pushing back with k (-g) while g < 0 (no impact law: Restitution is "
+            "ignored). Taken by moreau-jean (implicitly), modal-penalty (linear law) and the event-driven and "
+            "Moreau-Jean period maps.");
+      if (s.reading() && contact.stiffness > 0 && contact.restitution != 1.0)
+        s.fail("Restitution", "an elastic contact (Stiffness > 0) has no impact law: leave Restitution at 1");
     }
 
     const Choices<SupportShape> support_shapes{{"stops", SupportShape::stops},

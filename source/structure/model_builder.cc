@@ -173,6 +173,7 @@ namespace vibroimpact::structure
                                               assembly.location(contact.point), body_point(assembly, contact.point),
                                               body_point(assembly, contact.other),
                                               contact.side == ContactSide::above ? -1.0 : 1.0});
+          m.contacts.back().stiffness = contact.stiffness;
         }
     }
 

@@ -10,6 +10,8 @@
 
 #include <vibroimpact/model/structural_model.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -63,13 +65,25 @@ namespace vibroimpact::integrators
       return 0.5 * omegas_.cwiseAbs2().dot(q.cwiseAbs2());
     }
 
+    // k per contact: 0 for a rigid stop, > 0 for an elastic one (model::Contact::stiffness).
+    const Eigen::VectorXd &contact_stiffness() const { return stiffness_; }
+    // Σ ½ k_i min(g_i, 0)² of the elastic contacts: the energy stored in the obstacles.
+    double spring_energy(const Eigen::Ref<const Eigen::VectorXd> &q) const
+    {
+      double energy = 0.0;
+      for (Eigen::Index i = 0; i < stiffness_.size(); ++i)
+        if (stiffness_[i] > 0)
+          energy += 0.5 * stiffness_[i] * std::pow(std::min(gap(static_cast<unsigned int>(i), q), 0.0), 2);
+      return energy;
+    }
+
     bool undamped() const { return damping_.isZero(0.0); }
     bool unforced() const { return load_shapes_.empty(); }
 
   private:
     Eigen::VectorXd                  omegas_, damping_;
     Eigen::MatrixXd                  shapes_, contact_rows_, probe_rows_;
-    Eigen::VectorXd                  gap0_, q0_, v0_;
+    Eigen::VectorXd                  gap0_, stiffness_, q0_, v0_;
     std::vector<Eigen::VectorXd>     load_shapes_; // Φᵀ s_k
     std::vector<model::TimeFunction> load_times_;
     std::string                      method_;

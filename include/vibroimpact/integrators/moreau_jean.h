@@ -3,7 +3,8 @@
 //
 //   W v+ = M v − h K (u + θ(1−θ) h v) − (1−θ) h C v + h f_θ + Hᵀ p,   W = M + θhC + θ²h²K,
 //   u+ = u + h v_θ,   v_θ = θ v+ + (1−θ) v,
-//   contact i active when g_i + γ h U_i <= 0:   0 <= U_i+ + e_i U_i− ⊥ p_i >= 0.
+//   contact i active when g_i + γ h U_i <= 0:   0 <= U_i+ + e_i U_i− ⊥ p_i >= 0;
+//   an elastic contact (a unilateral spring k) at the θ-point: 0 <= p_i/(h k_i) + g_i,θ ⊥ p_i >= 0.
 //
 // W is factored once (sparse LDLᵀ; the low-rank modal damping B diag(c) Bᵀ enters implicitly
 // through the Sherman–Morrison–Woodbury identity) and W⁻¹Hᵀ is kept for every contact, so a step
@@ -67,7 +68,7 @@ namespace vibroimpact::integrators
     Vector velocity_before;             // U− = H v, per contact
     Vector velocity_after;              // U+ = H v+, per contact (after any correction)
     Vector velocity_free;               // H v_free, without impulses: the scale of the LCP's q
-    Vector complementarity;             // U+ + max(e U−, U−), per contact (meaningful on active ones)
+    Vector complementarity;             // U+ + max(e U−, U−) (elastic: g_θ + λ/k), per contact (meaningful on active ones)
     StepEnergy energy;
 
     bool        lcp_solved = false;     // an LCP was posed (active set not empty)
@@ -132,8 +133,19 @@ namespace vibroimpact::integrators
     StepEnergy step_energy(const State &before, const State &after, const Vector &f_theta) const;
     // The velocity the impact law asks of an active contact: U+ + target ⊥ p.
     double impact_target(unsigned int contact, double U_minus) const;
-    // The impulses' work split into impact dissipation and the θ-scheme's share.
+    // The impulses' work split into impact dissipation and the θ-scheme's share (rigid contacts).
     void add_impulse_work(StepEnergy &energy, const StepReport &report, const Vector &U_plus) const;
+    // Elastic contacts: the spring energy's change against the impulses' work, the θ-scheme's share.
+    void add_spring_work(StepEnergy &energy, const StepReport &report, const State &before, const State &after) const;
+    // g_θ of each elastic contact without the step's impulses (0 for rigid contacts).
+    Vector free_spring_gap(const State &state, const StepReport &report) const;
+    // 1/(θ²h²k): the spring's compliance in the LCP scaled to impulses.
+    double compliance(unsigned int contact) const;
+    // The step's LCP over the active contacts (rigid: Newton's law; elastic: the spring's law with
+    // compliance), v+ updated with its impulses.
+    void solve_contacts(StepReport &report, const Vector &spring_free, Vector &v_plus) const;
+    // Adds to the active set the elastic contacts the impulses stretch; whether any was added.
+    bool add_stretched_springs(StepReport &report, const Vector &spring_free) const;
 
     void correct_energy(const State &before, State &after, const Vector &f_theta, StepReport &report,
                         StepEnergy &energy, Vector &U_plus, double normal_loss) const;
@@ -194,6 +206,7 @@ namespace vibroimpact::integrators
     // steps (the last step must end at it), and runs of more than max_fixed_steps steps.
     void check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const override;
     bool takes_spatial_supports() const override { return true; }
+    bool takes_elastic_contacts() const override { return true; }
 
     RunSummary run(const model::StructuralModel &model, const RunControl &control,
                    ResponseObserver &observer) const override;

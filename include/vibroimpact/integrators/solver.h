@@ -60,6 +60,9 @@ namespace vibroimpact::integrators
     // Whether the solver handles the model's spatial supports (model::SpatialSupport: tubes in
     // space, friction). The default is no: check_spatial_supports refuses such a model for it.
     virtual bool takes_spatial_supports() const { return false; }
+    // Whether the solver handles elastic contacts (model::Contact::stiffness > 0: unilateral
+    // springs). The default is no: check_elastic_contacts refuses such a model for it.
+    virtual bool takes_elastic_contacts() const { return false; }
 
     // From the model's initial state to control.final_time. The observer receives a sample at
     // t = 0, at every output time and at the final time, and every contact event. Returns what
@@ -104,6 +107,9 @@ namespace vibroimpact::integrators
   // takes_spatial_supports): io::InputError naming Simulation/Solver, called by check_run before
   // the solver's own check, so every verb refuses the same model in one line.
   void check_spatial_supports(const Solver &solver, const model::StructuralModel &model, const std::string &file);
+  // The same for elastic contacts (Solver::takes_elastic_contacts): io::InputError naming
+  // "Contact <name>/Stiffness" of the first elastic contact.
+  void check_elastic_contacts(const Solver &solver, const model::StructuralModel &model, const std::string &file);
 
   // Throws io::InputError naming "Load <name>/Band high" when a random load has lines above the
   // Nyquist frequency π/h of a solver's time step (`step_entry`, e.g. "Moreau-Jean/Time step"):

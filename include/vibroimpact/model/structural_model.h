@@ -74,7 +74,9 @@ namespace vibroimpact::model
   };
 
   // Unilateral contact: gap g = gap0 + row . u >= 0 (positive is open), contact velocity
-  // U = row . v, and the impulse p >= 0 acts on the structure as row^T p.
+  // U = row . v, and the impulse p >= 0 acts on the structure as row^T p. A rigid contact
+  // (stiffness 0) obeys Signorini's condition and Newton's impact law; an elastic one is a massless
+  // unilateral spring, force k max(0, −g) and energy ½ k min(g, 0)², with no impact law.
   struct Contact
   {
     std::string name;
@@ -86,7 +88,15 @@ namespace vibroimpact::model
     // the other body (or the ground) lies below, −1 above.
     BodyPoint point, other;
     double    side = 1.0;
+    double    stiffness = 0.0; // k of the unilateral spring; 0: a rigid stop
+
+    bool   elastic() const { return stiffness > 0; }
+    // ½ k min(g, 0)² of an elastic contact at gap g (0 for a rigid one).
+    double spring_energy(double gap) const { return elastic() && gap < 0 ? 0.5 * stiffness * gap * gap : 0.0; }
   };
+
+  // Whether any contact of the model is an elastic (unilateral spring) one.
+  bool has_elastic_contacts(const std::vector<Contact> &contacts);
 
   // A named point whose displacement is row . u and velocity row . v.
   struct Probe
@@ -237,6 +247,7 @@ namespace vibroimpact::model
     Vector damping_force(const Vector &v) const;
 
     double kinetic_energy(const Vector &v) const;
+    // ½ uᵀ K u plus the energy of the elastic contacts' springs, ½ k min(g, 0)².
     double potential_energy(const Vector &u) const;
   };
 } // namespace vibroimpact::model

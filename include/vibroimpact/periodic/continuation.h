@@ -52,6 +52,12 @@ namespace vibroimpact::periodic
     // and back) instead of landing on another family across a grazing.
     double       max_period_change = 0.0;
     double       restart_jump = 1e-3;
+    // Free families started on the map's own orbit guess (one_impact_orbit): a branch whose
+    // frequency locks (|Δ ln ω| < tongue_lock |Δ ln E| over two steps: an internal-resonance tongue,
+    // doc/periodic.md §8) stops there and starts again from the guess at tongue_jump × the energy
+    // beyond, so that the backbone is followed past its tongues (0: tongues are followed).
+    double       tongue_jump = 0.0;
+    double       tongue_lock = 1e-3;
     bool         quiet        = true; // no progress bar for the set-up (a forced response settling)
     // Called after every Newton iteration of a corrector with its count and the scaled ‖F‖
     // (progress from the first second: the first shooting on a fine model can take minutes).
@@ -88,6 +94,7 @@ namespace vibroimpact::periodic
     std::vector<std::string> restarts; // why each restart was needed
     bool                     failed = false;
     unsigned long            flow_evaluations = 0; // flow-map evaluations, Jacobians included
+    bool                     entered_tongue = false; // stopped where the frequency locked (tongue_jump)
   };
 
   // "mode j", or "mode j, n cycles" for a subharmonic family.

@@ -72,6 +72,11 @@ namespace vibroimpact::periodic
     // from (p, 0) the flow reaches the stop at T/2 with a velocity along the contact row, which
     // e = 1 reverses. Linear in p: two conditions, solved exactly.
     Vector one_impact_turning_point(unsigned int contact, double period) const;
+    // Elastic contacts, undamped and unloaded: mode j's orbit of energy E on the spring it
+    // reaches first with every other mode at rest (a bilinear oscillator, in closed form), from
+    // its turning point away from the stop. Exact for one mode; for more, the guess Newton
+    // corrects (the other modes' share is what the spring's force excites in them).
+    std::optional<std::pair<Vector, double>> one_mode_spring_orbit(unsigned int mode, double energy) const;
     // A long run of this exact map; the start may be given in modal coordinates.
     std::optional<std::pair<Vector, double>> simulated_orbit(double time, const Vector &x0 = {}) const override;
     Vector initial_state() const override;

@@ -126,6 +126,7 @@ namespace vibroimpact::structure
     double      gap         = 0.0;
     ContactSide side        = ContactSide::below;
     double      restitution = 1.0;
+    double      stiffness   = 0.0; // of a unilateral spring; 0: rigid
   };
 
   enum class ElementType

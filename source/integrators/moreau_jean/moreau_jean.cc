@@ -139,7 +139,7 @@ namespace vibroimpact::integrators
 
   double MoreauJean::potential_energy(const Vector &u) const
   {
-    return 0.5 * u.dot(model_.stiffness * u);
+    return model_.potential_energy(u); // strain and the elastic contacts' springs
   }
 
   State MoreauJean::initial_state() const
@@ -196,9 +196,32 @@ namespace vibroimpact::integrators
     const double theta = settings_.theta;
     for (const auto i : report.active)
       {
+        if (model_.contacts[i].elastic())
+          continue; // add_spring_work
         const double p = report.impulse[i], U_minus = report.velocity_before[i];
         energy.impact_dissipation -= 0.5 * p * (U_plus[i] + U_minus);
         energy.numerical_dissipation -= (theta - 0.5) * p * (U_plus[i] - U_minus);
+      }
+  }
+
+  void MoreauJean::add_spring_work(StepEnergy &energy, const StepReport &report, const State &before,
+                                   const State &after) const
+  {
+    // The spring's impulse does the work U_θ·p = λ (g+ − g) on the structure (h U_θ = g+ − g), and
+    // its energy changes by V(g+) − V(g). Their sum vanishes where the θ-point law is exact (θ = ½,
+    // spring closed over the whole step); what is left is the scheme's: (θ − ½) k Δg² with the
+    // spring closed, and at most ½ k g² of the step's first or last gap where it switches.
+    // Every elastic contact, active or not: a spring left out of the step (g_θ >= 0) may still be
+    // stretched at its start or end.
+    const double theta = settings_.theta;
+    for (unsigned int i = 0; i < model_.contacts.size(); ++i)
+      {
+        const auto &c = model_.contacts[i];
+        if (!c.elastic())
+          continue;
+        const double g0 = c.gap0 + H_.row(i).dot(before.u), g1 = c.gap0 + H_.row(i).dot(after.u);
+        const double U_theta = H_.row(i).dot(theta * after.v + (1 - theta) * before.v);
+        energy.numerical_dissipation -= report.impulse[i] * U_theta + c.spring_energy(g1) - c.spring_energy(g0);
       }
   }
 
@@ -228,6 +251,81 @@ namespace vibroimpact::integrators
     return I;
   }
 
+  Vector MoreauJean::free_spring_gap(const State &state, const StepReport &report) const
+  {
+    // g_θ = g0 + H(θ u+ + (1−θ) u) with u+ = u + h(θ v+ + (1−θ) v) and v+ = v_free + W⁻¹Hᵀp:
+    // g_θ = [g0 + H u + θ(1−θ)h U− + θ²h H v_free] + θ²h D p (doc/time_stepping.md §8).
+    const double h = settings_.time_step, theta = settings_.theta;
+    const auto   n_contacts = static_cast<Eigen::Index>(model_.contacts.size());
+    Vector       g          = Vector::Zero(n_contacts);
+    for (Eigen::Index i = 0; i < n_contacts; ++i)
+      if (model_.contacts[i].elastic())
+        g[i] = model_.contacts[i].gap0 + H_.row(i).dot(state.u) + theta * (1 - theta) * h * report.velocity_before[i] +
+               theta * theta * h * report.velocity_free[i];
+    return g;
+  }
+
+  double MoreauJean::compliance(const unsigned int contact) const
+  {
+    const double h = settings_.time_step, theta = settings_.theta;
+    return 1.0 / (theta * theta * h * h * model_.contacts[contact].stiffness);
+  }
+
+  void MoreauJean::solve_contacts(StepReport &report, const Vector &spring_free, Vector &v_plus) const
+  {
+    const double h = settings_.time_step, theta = settings_.theta;
+    // Rigid rows: w = U+ + e U− = (U_free + e U−) + D p (velocity level). Elastic rows, the
+    // spring's law 0 <= λ ⊥ g_θ + λ/k >= 0 with p = h λ, divided by θ²h: w = g_θ^free/(θ²h) +
+    // (D + 1/(θ²h²k)) p. One symmetric positive definite LCP; an elastic contact left out whose
+    // spring the others' impulses stretch joins it and the problem is solved again.
+    for (unsigned int round = 0;; ++round)
+      {
+        const auto      m = static_cast<Eigen::Index>(report.active.size());
+        Eigen::MatrixXd D(m, m);
+        Vector          q(m);
+        for (Eigen::Index a = 0; a < m; ++a)
+          {
+            const auto i = report.active[a];
+            const bool elastic = model_.contacts[i].elastic();
+            q[a] = elastic ? spring_free[i] / (theta * theta * h) :
+                             report.velocity_free[i] + impact_target(i, report.velocity_before[i]);
+            for (Eigen::Index b = 0; b < m; ++b)
+              D(a, b) = delassus_(i, report.active[b]);
+            if (elastic)
+              D(a, a) += compliance(i);
+          }
+        const auto solution = lcp_.solve(D, q);
+        report.lcp_solved   = true;
+        report.lcp_failed   = solution.failed;
+        report.lcp_attempts = solution.attempts;
+        report.lcp_error    = solution.error;
+        report.lcp_message  = solution.message;
+        report.impulse.setZero();
+        for (Eigen::Index a = 0; a < m; ++a) // Lemke may return −0 or −1e-17: p >= 0 holds exactly
+          report.impulse[report.active[a]] = std::max(0.0, solution.z[a]);
+        if (solution.failed || !add_stretched_springs(report, spring_free) || round == 8)
+          break;
+      }
+    for (const auto i : report.active)
+      if (report.impulse[i] != 0.0)
+        v_plus += report.impulse[i] * Y_.col(i);
+  }
+
+  bool MoreauJean::add_stretched_springs(StepReport &report, const Vector &spring_free) const
+  {
+    const double h = settings_.time_step, theta = settings_.theta;
+    const Vector Dp    = delassus_ * report.impulse;
+    bool         added = false;
+    for (unsigned int i = 0; i < model_.contacts.size(); ++i)
+      if (model_.contacts[i].elastic() && spring_free[i] + theta * theta * h * Dp[i] < 0 &&
+          std::find(report.active.begin(), report.active.end(), i) == report.active.end())
+        {
+          report.active.insert(std::upper_bound(report.active.begin(), report.active.end(), i), i);
+          added = true;
+        }
+    return added;
+  }
+
   StepReport MoreauJean::step(State &state) const
   {
     const double h = settings_.time_step, theta = settings_.theta, gamma = settings_.gamma;
@@ -242,43 +340,19 @@ namespace vibroimpact::integrators
     Vector       v_plus  = free_velocity(state, f_theta);
     report.velocity_free = H_ * v_plus;
 
-    // Activation (Siconos' MoreauJeanOSI): the gap predicted half a step ahead closes.
-    const Vector gap = H_ * state.u;
+    // Activation (Siconos' MoreauJeanOSI): the gap predicted half a step ahead closes. An elastic
+    // contact enters where its spring would be stretched at the θ-point without impulses.
+    const Vector gap         = H_ * state.u;
+    const Vector spring_free = free_spring_gap(state, report);
     for (Eigen::Index i = 0; i < n_contacts; ++i)
-      if (model_.contacts[i].gap0 + gap[i] + gamma * h * report.velocity_before[i] <= 0)
+      if (model_.contacts[i].elastic() ? spring_free[i] < 0 :
+                                         model_.contacts[i].gap0 + gap[i] + gamma * h * report.velocity_before[i] <= 0)
         report.active.push_back(static_cast<unsigned int>(i));
 
     // Spatial supports active in the step take every active contact into their problem.
     const bool spatial = !model_.spatial_supports.empty() && spatial_step(state, report, v_plus);
-
-    // The one-step nonsmooth problem: w = U+ + e U− = (H v_free + e U−) + H W⁻¹Hᵀ p.
     if (!spatial && !report.active.empty())
-      {
-        const auto      m = static_cast<Eigen::Index>(report.active.size());
-        Eigen::MatrixXd D(m, m);
-        Vector          q(m);
-        for (Eigen::Index a = 0; a < m; ++a)
-          {
-            const auto i = report.active[a];
-            q[a]         = report.velocity_free[i] + impact_target(i, report.velocity_before[i]);
-            for (Eigen::Index b = 0; b < m; ++b)
-              D(a, b) = delassus_(i, report.active[b]);
-          }
-        const auto solution  = lcp_.solve(D, q);
-        report.lcp_solved    = true;
-        report.lcp_failed    = solution.failed;
-        report.lcp_attempts  = solution.attempts;
-        report.lcp_error     = solution.error;
-        report.lcp_message   = solution.message;
-        for (Eigen::Index a = 0; a < m; ++a)
-          {
-            // Lemke may return −0 or −1e-17: p >= 0 holds exactly after this.
-            const double p = std::max(0.0, solution.z[a]);
-            report.impulse[report.active[a]] = p;
-            if (p != 0.0)
-              v_plus += p * Y_.col(report.active[a]);
-          }
-      }
+      solve_contacts(report, spring_free, v_plus);
 
     State after;
     after.v = std::move(v_plus);
@@ -288,6 +362,7 @@ namespace vibroimpact::integrators
     Vector     U_plus = H_ * after.v;
     StepEnergy energy = step_energy(state, after, f_theta);
     add_impulse_work(energy, report, U_plus);
+    add_spring_work(energy, report, state, after);
     // The correction restores Newton's normal loss only, never friction's nor the tangential
     // jump's (doc/time_stepping.md §7).
     const double tangential_jump = add_spatial_work(energy, report, after.v);
@@ -301,7 +376,12 @@ namespace vibroimpact::integrators
     for (Eigen::Index i = 0; i < n_contacts; ++i)
       {
         report.gap[i] += model_.contacts[i].gap0;
-        report.complementarity[i] = U_plus[i] + impact_target(i, report.velocity_before[i]);
+        if (model_.contacts[i].elastic()) // g_θ = g+ − (1−θ) h U_θ, and λ/k
+          report.complementarity[i] =
+            report.gap[i] - (1 - theta) * h * (theta * U_plus[i] + (1 - theta) * report.velocity_before[i]) +
+            report.impulse[i] / (h * model_.contacts[i].stiffness);
+        else
+          report.complementarity[i] = U_plus[i] + impact_target(i, report.velocity_before[i]);
       }
     if (!model_.spatial_supports.empty())
       record_support_gaps(report, after.u);
@@ -344,6 +424,7 @@ namespace vibroimpact::integrators
             U_plus                    = H_ * after.v; // unchanged on the active contacts (H I = 0)
             energy                    = step_energy(state, after, f_theta);
             add_impulse_work(energy, report, U_plus);
+            add_spring_work(energy, report, state, after);
             add_spatial_work(energy, report, after.v);
             energy.correction_beta    = beta;
             energy.correction_work    = a * beta * beta + b * beta;
@@ -379,10 +460,18 @@ namespace vibroimpact::integrators
         Vector          rhs(m);
         for (Eigen::Index a = 0; a < m; ++a)
           {
-            const auto i = active[a];
-            rhs[a] = -impact_target(i, H_.row(i).dot(state.v)) - H_.row(i).dot(v_plus);
+            const auto   i       = active[a];
+            const double U_minus = H_.row(i).dot(state.v), U_free = H_.row(i).dot(v_plus);
             for (Eigen::Index b = 0; b < m; ++b)
               D(a, b) = delassus_(i, active[b]);
+            if (model_.contacts[i].elastic()) // the spring's law as an equality, g_θ + λ/k = 0
+              {
+                D(a, a) += compliance(i);
+                rhs[a] = -(model_.contacts[i].gap0 + H_.row(i).dot(state.u) + theta * (1 - theta) * h * U_minus) /
+                           (theta * theta * h) - U_free;
+              }
+            else
+              rhs[a] = -impact_target(i, U_minus) - U_free;
           }
         const Vector p = D.ldlt().solve(rhs);
         for (Eigen::Index a = 0; a < m; ++a)
@@ -416,12 +505,19 @@ namespace vibroimpact::integrators
         for (Eigen::Index a = 0; a < m; ++a)
           {
             const auto i = active[a];
+            for (Eigen::Index b = 0; b < m; ++b)
+              D(a, b) = delassus_(i, active[b]);
+            if (model_.contacts[i].elastic()) // ∂ of g_θ^free/(θ²h) + (D + compliance) p = 0
+              {
+                D(a, a) += compliance(i);
+                rhs.row(a) = -(H_.row(i) * dU + (theta * (1 - theta) * h) * (H_.row(i) * dV)) / (theta * theta * h) -
+                             H_.row(i) * dV_plus;
+                continue;
+              }
             // impact_target is e U− for an approaching contact, U− otherwise: its slope in U−.
             const double U_minus = H_.row(i).dot(before.v);
             const double slope   = U_minus < 0 ? model_.contacts[i].restitution : 1.0;
             rhs.row(a)           = -slope * (H_.row(i) * dV) - H_.row(i) * dV_plus;
-            for (Eigen::Index b = 0; b < m; ++b)
-              D(a, b) = delassus_(i, active[b]);
           }
         const Eigen::MatrixXd dP = D.ldlt().solve(rhs);
         for (Eigen::Index a = 0; a < m; ++a)

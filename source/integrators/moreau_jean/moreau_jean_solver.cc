@@ -351,16 +351,20 @@ namespace vibroimpact::integrators
       }
 
       // The impact (with the episode's impulse) and, for an episode of more than one step, a
-      // sticking phase from its second step to the separation.
+      // sticking phase from its second step to the separation. An elastic contact has no impact:
+      // its episode is the spring's closed phase, from its closing to the separation (as the
+      // event-driven map reports it).
       void close_episode(const std::size_t c, const double end_time, const bool separated)
       {
-        Episode &e = episodes_[c];
-        report(e.impact);
-        if (e.steps > 1)
+        Episode   &e       = episodes_[c];
+        const bool elastic = model_.contacts[c].elastic();
+        if (!elastic)
+          report(e.impact);
+        if (e.steps > 1 || elastic)
           {
             ContactEvent stick = e.impact;
             stick.kind         = ContactEvent::Kind::sticking_start;
-            stick.time         = e.second_step_start;
+            stick.time         = elastic ? e.impact.time : e.second_step_start;
             stick.impulse = stick.pre_velocity = stick.post_velocity = 0.0;
             report(stick);
             if (separated)
@@ -470,6 +474,8 @@ namespace vibroimpact::integrators
         for (std::size_t c = 0; c < n_contacts_; ++c)
           {
             const double scale = std::max(travel_[c], std::abs(model_.contacts[c].gap0));
+            if (model_.contacts[c].elastic())
+              continue; // a spring's penetration is its physics, not the step's error
             if (-deepest_[c].gap > fraction * scale && deepest_[c].gap < 0)
               {
                 std::ostringstream warning;

@@ -71,11 +71,21 @@ namespace vibroimpact::integrators
       PenaltyRun(const ModalPenaltySettings &settings, const ModalProjection &projection,
                  const SpatialPenalty *spatial, const RunControl &control, ResponseObserver &observer)
         : ModalSteppingRun(projection, settings.time_step, control, observer, "modal penalty")
-        , kp_(settings.stiffness)
-        , mu_(settings.damping)
+        , kp_(nc_)
+        , mu_(nc_)
+        , rigid_(nc_)
         , force_(nc_)
         , episodes_(nc_)
       {
+        // An elastic contact is its own unilateral spring: the linear law (exponent 1, no damping)
+        // with its stiffness, its energy stored (the recorder's potential), not dissipated.
+        const Eigen::VectorXd &k = projection.contact_stiffness();
+        for (unsigned int i = 0; i < nc_; ++i)
+          {
+            kp_[i]    = k[i] > 0 ? k[i] : settings.stiffness;
+            mu_[i]    = k[i] > 0 ? 0.0 : settings.damping;
+            rigid_[i] = k[i] > 0 ? 0.0 : 1.0;
+          }
         if (spatial)
           {
             spatial_.emplace(*spatial);
@@ -108,7 +118,7 @@ namespace vibroimpact::integrators
         for (unsigned int i = 0; i < nc_; ++i)
           {
             const double delta = -P_.gap(i, q), rate = -B_.row(i).dot(v);
-            force_[i]          = delta > 0 ? std::max(0.0, kp_ * delta * (1 + mu_ * rate)) : 0.0;
+            force_[i]          = delta > 0 ? std::max(0.0, kp_[i] * delta * (1 + mu_[i] * rate)) : 0.0;
           }
         return B_.transpose() * force_;
       }
@@ -146,11 +156,13 @@ namespace vibroimpact::integrators
         v_ += 0.5 * h_ * (a_ + a_end);
         recorder_.add_step_work(v_start, f_, v_, f_end);
 
-        // The contacts' work on the structure, −∫ λ·U dt, is what they took: stored in the
-        // penalty springs while in contact, dissipated once they open.
+        // The rigid contacts' work on the structure, −∫ λ·U dt, is what they took: stored in the
+        // penalty springs while in contact, dissipated once they open. (An elastic contact's
+        // spring energy is in the potential energy.)
         gap_  = P_.gap0() + B_ * q_;
         rate_ = B_ * v_;
-        recorder_.impact_dissipation -= 0.5 * h_ * (force_start_.dot(rate_start_) + force_.dot(rate_));
+        recorder_.impact_dissipation -= 0.5 * h_ * (force_start_.cwiseProduct(rigid_).dot(rate_start_) +
+                                                    force_.cwiseProduct(rigid_).dot(rate_));
         recorder_.impulse_since_row += 0.5 * h_ * (force_start_ + force_);
         a_ = a_end;
         f_ = f_end;
@@ -182,7 +194,7 @@ namespace vibroimpact::integrators
                 // again before the gap opens, the contact is persistent: a sticking phase.
                 if (rate_[c] > 0)
                   e.rebounding = true;
-                else if (e.rebounding && rate_[c] < 0 && !e.persistent)
+                else if (e.rebounding && rate_[c] < 0 && !e.persistent && rigid_[c] != 0.0)
                   {
                     e.persistent = true;
                     ContactEvent stick;
@@ -207,10 +219,21 @@ namespace vibroimpact::integrators
       }
 
       // The impact (with the episode's impulse) and, for a persistent contact, its separation.
-      void close_episode(const unsigned int c, const double t)
+      // An elastic contact has no impact: its episode is the spring's closed phase, from its
+      // closing to the separation (as the event-driven map reports it).
+      void close_episode(const unsigned int c, const double t, const bool separated = true)
       {
         Episode &e = episodes_[c];
-        report(e.impact);
+        if (rigid_[c] == 0.0)
+          {
+            ContactEvent closing = e.impact;
+            closing.kind         = ContactEvent::Kind::sticking_start;
+            closing.impulse = closing.pre_velocity = closing.post_velocity = 0.0;
+            report(closing);
+            e.persistent = separated;
+          }
+        else
+          report(e.impact);
         if (e.persistent)
           {
             ContactEvent separation = e.impact;
@@ -230,7 +253,7 @@ namespace vibroimpact::integrators
             {
               episodes_[c].impact.post_velocity = rate_start_[c];
               episodes_[c].persistent           = false;
-              close_episode(c, control_.final_time);
+              close_episode(c, control_.final_time, false);
             }
       }
 
@@ -251,7 +274,8 @@ namespace vibroimpact::integrators
         return summary_;
       }
 
-      const double         kp_, mu_;
+      Eigen::VectorXd      kp_, mu_;                        // per contact
+      Eigen::VectorXd      rigid_;                          // 1 for a rigid contact, 0 for an elastic one
       Eigen::VectorXd      force_;                          // λ per contact, at the step end
       Eigen::VectorXd      gap_, rate_;                     // at the step end
       Eigen::VectorXd      gap_start_, rate_start_, force_start_; // at the step start
@@ -294,6 +318,7 @@ namespace vibroimpact::integrators
       }
 
       bool takes_spatial_supports() const override { return true; }
+      bool takes_elastic_contacts() const override { return true; }
 
       RunSummary run(const model::StructuralModel &model, const RunControl &control,
                      ResponseObserver &observer) const override

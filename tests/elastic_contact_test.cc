@@ -1,0 +1,236 @@
+// Elastic contacts (Contact <name>/Stiffness: a massless unilateral spring) against closed forms:
+// the bilinear oscillator through the event-driven period map (exact), a free mass thrown at the
+// spring through Moreau–Jean (implicit, stable for any k) and through modal-penalty (the linear law),
+// their energy ledgers with the spring's energy booked, and the refusal of the other solvers.
+#include <vibroimpact/integrators/moreau_jean.h>
+#include <vibroimpact/integrators/penalty.h>
+#include <vibroimpact/integrators/run_bounds.h>
+#include <vibroimpact/io/input_error.h>
+#include <vibroimpact/periodic/linear_impact_flow.h>
+
+#include "test_support.h"
+
+#include <cmath>
+#include <vector>
+
+namespace vibroimpact
+{
+  namespace
+  {
+    using Vector = Eigen::VectorXd;
+
+    // A mass m on a spring k1 (k1 = 0: free), one DoF u, with an elastic stop of stiffness k
+    // above it at gap g (g = g0 − u), started at u = 0 with velocity v0 toward it.
+    model::StructuralModel mass_below_a_spring(const double m, const double k1, const double k, const double g,
+                                               const double v0)
+    {
+      model::StructuralModel mdl;
+      mdl.mass      = test_cases::diagonal_matrix(Vector::Constant(1, m));
+      mdl.stiffness = test_cases::diagonal_matrix(Vector::Constant(1, k1));
+      if (k1 == 0)
+        mdl.stiffness = model::SparseMatrix(1, 1);
+      mdl.damping   = model::SparseMatrix(1, 1);
+      mdl.dof_kinds = {model::DofKind::lumped};
+      model::Contact stop;
+      stop.name      = "stop";
+      stop.row       = test_cases::unit_row(1, 0) * -1.0;
+      stop.gap0      = g;
+      stop.stiffness = k;
+      stop.side      = -1.0;
+      mdl.contacts.push_back(stop);
+      mdl.initial_displacement = Vector::Zero(1);
+      mdl.initial_velocity     = Vector::Constant(1, v0);
+      return mdl;
+    }
+
+    // The bilinear oscillator's orbit through u = 0 with speed v0 (m = 1): it reaches the stop at
+    // t1 = asin(g/A)/ω1 (A = v0/ω1) with speed v1 = ω1 √(A² − g²); in contact u oscillates at
+    // ω2 = √(k1 + k) about u_e = k g/(k1 + k), entering at y0 = g − u_e above it, so the contact
+    // lasts τ = 2 atan2(v1, ω2 y0)/ω2 (π/ω2 for a free mass); the free flight below the stop takes
+    // (2π − 2 acos(g/A))/ω1.
+    struct BilinearOrbit
+    {
+      double t1, contact, period;
+    };
+
+    BilinearOrbit bilinear_orbit(const double k1, const double k, const double g, const double v0)
+    {
+      const double w1 = std::sqrt(k1), w2 = std::sqrt(k1 + k), A = v0 / w1;
+      const double v1 = w1 * std::sqrt(A * A - g * g), y0 = g - k * g / (k1 + k);
+      BilinearOrbit o;
+      o.t1      = std::asin(g / A) / w1;
+      o.contact = 2 * std::atan2(v1, w2 * y0) / w2;
+      o.period  = (2 * M_PI - 2 * std::acos(g / A)) / w1 + o.contact;
+      return o;
+    }
+
+    // The rows and events of a run.
+    struct Recorded : integrators::ResponseObserver
+    {
+      std::vector<double>                    time, velocity, energy, balance;
+      std::vector<integrators::ContactEvent> events;
+
+      void sample(const integrators::ResponseSample &s) override
+      {
+        time.push_back(s.time);
+        energy.push_back(s.energy.total());
+        balance.push_back(s.energy.balance_error);
+        velocity.push_back(s.v ? (*s.v)[0] : std::nan(""));
+      }
+      void event(const integrators::ContactEvent &e) override { events.push_back(e); }
+
+      // The closed phase of the spring: from its closing to its separation.
+      std::pair<double, double> closed_phase() const
+      {
+        double closing = -1, opening = -1;
+        for (const auto &e : events)
+          {
+            EXPECT_NE(e.kind, integrators::ContactEvent::Kind::impact) << "an elastic contact has no impact";
+            if (e.kind == integrators::ContactEvent::Kind::sticking_start)
+              closing = e.time;
+            if (e.kind == integrators::ContactEvent::Kind::separation)
+              opening = e.time;
+          }
+        return {closing, opening};
+      }
+    };
+  } // namespace
+
+  // The event-driven map on the bilinear oscillator: one period of the closed form returns the
+  // state to round-off, the spring closes and opens at the closed form's times, and the energy
+  // (kinetic + strain + spring) is the same at every sample; both flows (the uncoupled oscillators
+  // and the dense exponentials) agree.
+  TEST(ElasticContact, EventDrivenMapFollowsTheBilinearOscillatorExactly)
+  {
+    const double k1 = 1.0, k = 10.0, g = 0.5, v0 = 1.0;
+    const auto   mdl   = mass_below_a_spring(1.0, k1, k, g, v0);
+    const auto   orbit = bilinear_orbit(k1, k, g, v0);
+    for (const bool oscillators : {true, false})
+      {
+        periodic::LinearImpactFlowSettings settings;
+        settings.uncoupled_oscillators = oscillators;
+        const periodic::LinearImpactFlow flow(mdl, settings);
+        const Vector                     x0     = flow.modal_state(mdl.initial_displacement, mdl.initial_velocity);
+        const auto                       result = flow.flow(x0, orbit.period, 0.0, false);
+        EXPECT_LT((result.x - x0).norm(), 1e-12) << "oscillators " << oscillators;
+        ASSERT_EQ(result.events.size(), 2u);
+        EXPECT_EQ(result.events[0].kind, periodic::ContactEvent::Kind::sticking_start);
+        EXPECT_EQ(result.events[1].kind, periodic::ContactEvent::Kind::separation);
+        EXPECT_NEAR(result.events[0].time, orbit.t1, 1e-13);
+        EXPECT_NEAR(result.events[1].time - result.events[0].time, orbit.contact, 1e-13);
+        const double E0      = 0.5 * v0 * v0;
+        const auto   samples = flow.sample(x0, orbit.period, 200);
+        for (const double E : samples.energy)
+          EXPECT_NEAR(E, E0, 1e-14);
+        // Half a contact after closing the spring is at its deepest, and carries energy.
+        const double t_deep = orbit.t1 + orbit.contact / 2;
+        EXPECT_GT(flow.energy(flow.flow(x0, t_deep, 0.0, false).x), E0 * (1 - 1e-14));
+      }
+  }
+
+  // Moreau–Jean: a free mass thrown at the spring comes back with its speed reversed after
+  // π√(m/k), the ledger closes to round-off at every row with the spring's energy in the
+  // potential, and the energy the two switching steps leave is within their bound ½ k (h v0)²
+  // each (doc/time_stepping.md §8): O(h²), exact between them (θ = ½).
+  TEST(ElasticContact, MoreauJeanThrowsAFreeMassBackWithItsEnergy)
+  {
+    const double m = 1.0, k = 100.0, g = 0.1037, v0 = 1.0;
+    const double contact = M_PI * std::sqrt(m / k);
+    for (const double h : {2e-3, 1e-3, 5e-4})
+      {
+        const auto                      mdl = mass_below_a_spring(m, 0.0, k, g, v0);
+        integrators::MoreauJeanSettings settings;
+        settings.time_step = h;
+        integrators::MoreauJeanSolver solver(settings);
+        integrators::RunControl       control;
+        control.final_time = 0.5;
+        Recorded rows;
+        solver.run(mdl, control, rows);
+        const auto [closing, opening] = rows.closed_phase();
+        EXPECT_NEAR(closing, g / v0, h);
+        EXPECT_NEAR(opening - closing, contact, 2 * h);
+        EXPECT_NEAR(rows.velocity.back(), -v0, 0.01 * v0);
+        for (const double b : rows.balance)
+          EXPECT_LT(std::abs(b), 1e-13);
+        const double lost = std::abs(rows.energy.back() - rows.energy.front());
+        EXPECT_LT(lost, k * h * h * v0 * v0) << "h " << h;
+        EXPECT_GT(lost, 0.0) << "h " << h << ": the switches are not exact, and the ledger says so";
+      }
+  }
+
+  // Stable for any k: a spring a million times stiffer than h resolves still throws the mass back,
+  // never faster than it came, and the step's complementarity holds (g_θ + λ/k = 0 while pushed,
+  // g_θ >= 0 with no force).
+  TEST(ElasticContact, MoreauJeanIsStableForAnyStiffness)
+  {
+    const double h = 1e-3;
+    for (const double k : {1e2, 1e6, 1e10})
+      {
+        const auto                      mdl = mass_below_a_spring(1.0, 0.0, k, 0.1, 1.0);
+        integrators::MoreauJeanSettings settings;
+        settings.time_step = h;
+        const integrators::MoreauJean osi(mdl, settings);
+        integrators::State            state = osi.initial_state();
+        for (int step = 0; step < 500; ++step)
+          {
+            const auto report = osi.step(state);
+            ASSERT_FALSE(report.lcp_failed);
+            const double w = report.complementarity[0], p = report.impulse[0];
+            if (p > 0)
+              EXPECT_NEAR(w, 0.0, 1e-12 * (1 + p / (h * k))) << "k " << k << " step " << step;
+          }
+        EXPECT_LT(state.v[0], 0.0) << "k " << k << ": thrown back";
+        EXPECT_LE(std::abs(state.v[0]), 1.0 + 1e-12) << "k " << k;
+        EXPECT_TRUE(std::isfinite(osi.kinetic_energy(state.v)));
+      }
+  }
+
+  // modal-penalty takes the contact's own stiffness as the linear law (exponent 1, no damping):
+  // on the bilinear oscillator it closes and opens at the closed form's times, and its energy
+  // ledger (the spring's energy in the potential, no impact dissipation) closes to O(h²).
+  TEST(ElasticContact, ModalPenaltyIsTheLinearSpring)
+  {
+    const double k1 = 1.0, k = 10.0, g = 0.5, v0 = 1.0, h = 1e-4;
+    const auto   mdl   = mass_below_a_spring(1.0, k1, k, g, v0);
+    const auto   orbit = bilinear_orbit(k1, k, g, v0);
+    integrators::ModalPenaltySettings settings;
+    settings.time_step = h;
+    settings.stiffness = 1e9; // the solver's own k_p is not the contact's: never used here
+    integrators::RunControl control;
+    control.final_time = orbit.period;
+    Recorded rows;
+    const auto summary = integrators::ModalPenalty(mdl, settings).run(control, rows);
+    const auto [closing, opening] = rows.closed_phase();
+    EXPECT_NEAR(closing, orbit.t1, 2 * h);
+    EXPECT_NEAR(opening - closing, orbit.contact, 2 * h);
+    EXPECT_NEAR(rows.velocity.back(), v0, 1e-6);
+    EXPECT_LT(std::abs(summary.relative_balance_error), 1e-7);
+    for (const double E : rows.energy)
+      EXPECT_NEAR(E, 0.5 * v0 * v0, 1e-7);
+  }
+
+  // The solvers without a spring law refuse it in one line naming the contact's entry.
+  TEST(ElasticContact, OtherSolversRefuseAStiffness)
+  {
+    const auto mdl = mass_below_a_spring(1.0, 1.0, 10.0, 0.5, 1.0);
+    integrators::RunControl control;
+    control.final_time = 1.0;
+    for (const auto &name : integrators::SolverRegistry::names())
+      {
+        const auto solver = integrators::SolverRegistry::create(name);
+        if (solver->takes_elastic_contacts())
+          continue;
+        try
+          {
+            integrators::check_elastic_contacts(*solver, mdl, "case.prm");
+            ADD_FAILURE() << name << " took an elastic contact";
+          }
+        catch (const io::InputError &e)
+          {
+            EXPECT_NE(std::string(e.what()).find("Contact stop/Stiffness"), std::string::npos) << e.what();
+          }
+      }
+    EXPECT_TRUE(integrators::SolverRegistry::create("moreau-jean")->takes_elastic_contacts());
+    EXPECT_TRUE(integrators::SolverRegistry::create("modal-penalty")->takes_elastic_contacts());
+  }
+} // namespace vibroimpact
