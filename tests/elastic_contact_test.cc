@@ -6,11 +6,15 @@
 #include <vibroimpact/integrators/penalty.h>
 #include <vibroimpact/integrators/run_bounds.h>
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/periodic/continuation.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
+#include <vibroimpact/structure/model_builder.h>
 
 #include "test_support.h"
 
 #include <cmath>
+#include <cstdio>
+#include <memory>
 #include <vector>
 
 namespace vibroimpact
@@ -232,5 +236,73 @@ namespace vibroimpact
       }
     EXPECT_TRUE(integrators::SolverRegistry::create("moreau-jean")->takes_elastic_contacts());
     EXPECT_TRUE(integrators::SolverRegistry::create("modal-penalty")->takes_elastic_contacts());
+  }
+} // namespace vibroimpact
+
+namespace vibroimpact
+{
+  namespace
+  {
+    // The beam of examples/pinned_beam_backbone/elastic.prm (k = 100) at `elements` elements, every
+    // FE mode, and its first nonsmooth mode's orbit at `factor` × the grazing energy (Newton from
+    // the one-mode guess).
+    struct BeamOrbit
+    {
+      model::StructuralModel            model;
+      std::unique_ptr<periodic::LinearImpactFlow> flow;
+      periodic::BranchPoint             point;
+    };
+
+    BeamOrbit beam_orbit(const unsigned int elements, const double factor)
+    {
+      const auto c = test_cases::load_case(std::string(VIBROIMPACT_SOURCE_DIR) +
+                                             "/examples/pinned_beam_backbone/elastic.prm",
+                                           {"Body beam/Number of elements=" + std::to_string(elements)});
+      BeamOrbit o;
+      o.model = structure::build_model(c.description);
+      o.flow  = std::make_unique<periodic::LinearImpactFlow>(o.model, periodic::LinearImpactFlowSettings{});
+      periodic::ContinuationSettings settings;
+      settings.start_energy_factor = factor;
+      settings.max_points          = 2;
+      const auto branch            = periodic::continue_free_family(*o.flow, settings);
+      EXPECT_FALSE(branch.points.empty()) << branch.stop_reason;
+      if (!branch.points.empty())
+        o.point = branch.points.front();
+      return o;
+    }
+  } // namespace
+
+  // Moreau–Jean started on the event-driven map's orbit (20 elements, all 38 modes, the elastic
+  // obstacle k = 100, 3.5 E_g) returns to it after one period: on the modes the orbit lives in
+  // (the first four) within O(h²) (the spring's force is continuous, so its switches cost h², not
+  // h), while the full state converges only once the step resolves the highest FE mode (the
+  // trapezoidal rule's phase error where ω h > 1; doc/periodic.md §11).
+  TEST(ElasticContact, MoreauJeanReturnsToTheBeamOrbitAtSecondOrder)
+  {
+    const auto o = beam_orbit(20, 3.5);
+    ASSERT_LT(o.point.residual, 1e-8);
+    EXPECT_EQ(o.point.sticking_phases, 1u) << "one closed phase of the spring a period";
+    const auto   samples = o.flow->sample(o.point.state, o.point.period, 1);
+    const Vector u0 = samples.displacement.front(), v0 = samples.velocity.front();
+    const auto   low = [](const Vector &x) {
+      const Eigen::Index m = x.size() / 2;
+      Vector             y(8);
+      y << x.head(4), x.segment(m, 4);
+      return y;
+    };
+    std::vector<double> errors;
+    for (const unsigned int n : {1000u, 2000u, 4000u})
+      {
+        integrators::MoreauJeanSettings settings;
+        settings.time_step = o.point.period / n;
+        const integrators::MoreauJean osi(o.model, settings);
+        integrators::State            state{u0, v0, 0.0};
+        osi.advance(state, n);
+        const Vector x = o.flow->modal_state(state.u, state.v);
+        errors.push_back((low(x) - low(o.point.state)).norm() / low(o.point.state).norm());
+      }
+    EXPECT_LT(errors[0], 2e-3);
+    EXPECT_NEAR(errors[0] / errors[1], 4.0, 0.8);
+    EXPECT_NEAR(errors[1] / errors[2], 4.0, 0.8);
   }
 } // namespace vibroimpact
