@@ -418,12 +418,7 @@ namespace
       });
       auto &[cc, model, flow] = *setup;
       if (!result.any_orbit())
-        {
-          std::string why;
-          for (const auto &branch : result.branches)
-            why += "; " + branch.family + ": " + branch.stop_reason;
-          throw std::runtime_error("no periodic orbit converged" + why);
-        }
+        throw std::runtime_error(studies::no_orbit_message(result, cc));
       const auto table = without_gil([&, &cc = cc, &model = model, &flow = flow] {
         if (out)
           {
