@@ -2,13 +2,15 @@
 // python/vibroimpact/__init__.py, doc/python.md): a case read once, the library's studies run on
 // it with the GIL released and Ctrl-C turned into KeyboardInterrupt, and their results handed
 // over as NumPy arrays. The verbs of the command line call the same studies; nothing is written
-// unless an output folder is given, and then the files the command line writes.
+// unless an output folder is given, and then the files the command line writes. Verbs run in
+// several threads at once give their serial results (model/non_reentrant.h); a case pickles.
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/interrupt_scope.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/write_error.h>
+#include <vibroimpact/model/non_reentrant.h>
 #include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/comparison_study.h>
 #include <vibroimpact/studies/continuation_study.h>
@@ -25,6 +27,10 @@
 
 #include <algorithm>
 #include <csignal>
+#include <fstream>
+#include <mutex>
+#include <shared_mutex>
+#include <sstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,25 +53,49 @@ namespace
     return py::module_::import("numpy").attr("array")(py::cast(values), "dtype"_a = "str");
   }
 
-  // Runs `work` with the GIL released and the library's SIGINT/SIGTERM handler in place of
+  // OpenBLAS's thread count while `work` runs: the process's default, shared with the other
+  // threads' verbs (their bits depend on it), or one thread, which a sweep sets for itself
+  // (studies::OneBlasThread, exclusive: it waits for the others and they for it).
+  enum class BlasThreads
+  {
+    shared,
+    set_by_work
+  };
+
+  // Runs `work` with the GIL released (and the BLAS thread count held): setting up a case and
+  // writing its files run beside other Python threads too. Every wait for a library lock is
+  // made here, without the GIL, so that a thread holding one can always take the GIL back.
+  template <typename Work>
+  auto without_gil(Work &&work, const BlasThreads blas = BlasThreads::shared) -> decltype(work())
+  {
+    py::gil_scoped_release              release;
+    std::shared_lock<std::shared_mutex> count(model::blas_threads_mutex(), std::defer_lock);
+    if (blas == BlasThreads::shared)
+      count.lock();
+    return work();
+  }
+
+  // Runs `work` as without_gil does, with the library's SIGINT/SIGTERM handler in place of
   // Python's: the long phases poll its flag and stop. A signal then raises KeyboardInterrupt
   // (whatever the phase returned is dropped), and Python's handlers are back either way.
   template <typename Work>
-  auto interruptible(Work &&work) -> decltype(work())
+  auto interruptible(Work &&work, const BlasThreads blas = BlasThreads::shared) -> decltype(work())
   {
     std::optional<decltype(work())> result;
     int                             signal = 0;
-    {
-      py::gil_scoped_release release;
-      io::InterruptScope     scope;
-      try
-        {
-          result.emplace(work());
-        }
-      catch (const io::Interrupted &)
-        {}
-      signal = scope.signal();
-    }
+    without_gil(
+      [&] {
+        io::InterruptScope scope;
+        try
+          {
+            result.emplace(work());
+          }
+        catch (const io::Interrupted &)
+          {}
+        signal = scope.signal();
+        return 0;
+      },
+      blas);
     if (signal != 0 || !result)
       {
         PyErr_SetNone(PyExc_KeyboardInterrupt);
@@ -243,6 +273,10 @@ namespace
 
   // The continuation and the sweep gather through MPI (one rank here): initialised on first use, as a
   // singleton, with Python's signal handlers kept, and finalised when the interpreter exits.
+  // MPI_THREAD_MULTIPLE, so that verbs in several threads may each call it on MPI_COMM_SELF;
+  // where the MPI library offers less, those calls take turns (mpi_turns).
+  bool mpi_multiple = false;
+
   void initialise_mpi()
   {
     int initialised = 0;
@@ -253,7 +287,8 @@ namespace
     sigaction(SIGINT, nullptr, &python_int);
     sigaction(SIGTERM, nullptr, &python_term);
     int provided = 0;
-    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided);
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
+    mpi_multiple = provided >= MPI_THREAD_MULTIPLE;
     sigaction(SIGINT, &python_int, nullptr);
     sigaction(SIGTERM, &python_term, nullptr);
     py::module_::import("atexit").attr("register")(py::cpp_function([] {
@@ -262,6 +297,22 @@ namespace
       if (!finalised)
         MPI_Finalize();
     }));
+  }
+
+  // Held by a verb that calls MPI while the library gives less than MPI_THREAD_MULTIPLE.
+  std::unique_lock<std::mutex> mpi_turns()
+  {
+    static std::mutex turns;
+    return mpi_multiple ? std::unique_lock<std::mutex>() : std::unique_lock<std::mutex>(turns);
+  }
+
+  // The text of a case file as it is now (what a pickled case carries).
+  std::string file_text(const std::string &path)
+  {
+    std::ifstream      in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
   }
 
   // A case file read once (with its overrides), checked as the command line checks it.
@@ -274,11 +325,29 @@ namespace
 
     static Case read(const std::string &path, const std::vector<std::string> &overrides)
     {
-      return Case(studies::read_case_file(path, overrides));
+      Case c(studies::read_case_file(path, overrides));
+      c.text_ = file_text(path); // read after the check: the file exists and is a case
+      return c;
     }
     static Case from_string(const std::string &text, const std::vector<std::string> &overrides)
     {
       return Case(studies::read_case_text("<string>", text, overrides));
+    }
+
+    // Pickling: the file's name, the text read and the overrides. The copy is read from that
+    // text under the same name, so its messages name the file and a relative Mesh file is
+    // looked up next to it, whatever the file holds by then.
+    py::tuple state() const
+    {
+      return py::make_tuple(case_->filename, case_->text ? *case_->text : text_, case_->overrides);
+    }
+    static Case from_state(const py::tuple &state)
+    {
+      if (state.size() != 3)
+        throw std::runtime_error("vibroimpact.Case: not a pickled case");
+      const auto name = state[0].cast<std::string>(), text = state[1].cast<std::string>();
+      Case       c(studies::read_case_text(name, text, state[2].cast<std::vector<std::string>>()));
+      return c;
     }
 
     const std::string &name() const { return case_->description.name; }
@@ -286,42 +355,47 @@ namespace
 
     py::dict modes(const std::optional<std::string> &output) const
     {
-      auto setup = studies::prepare_modes(*case_);
       std::unique_ptr<io::OutputFolder> out;
-      if (output)
-        out = std::make_unique<io::OutputFolder>(*output, "modes"); // checked before computing
-      const auto result = interruptible([&] { return studies::run_modes(std::move(setup)); });
+      const auto                        result = interruptible([&] {
+        auto setup = studies::prepare_modes(*case_);
+        if (output)
+          out = std::make_unique<io::OutputFolder>(*output, "modes"); // checked before computing
+        return studies::run_modes(std::move(setup));
+      });
       if (out)
-        {
+        without_gil([&] {
           studies::write_modes(result, *out);
           out->commit();
-        }
+        });
       return modes_result(result);
     }
 
     py::dict simulate(const std::optional<std::string> &solver, const std::optional<std::string> &output) const
     {
-      const studies::CaseFile *c = case_.get();
-      std::unique_ptr<studies::CaseFile> other;
-      if (solver && *solver != case_->solver_name)
-        {
-          auto overrides = case_->overrides;
-          overrides.push_back("Simulation/Solver=" + *solver);
-          other = std::make_unique<studies::CaseFile>(studies::reread_case_file(*case_, overrides));
-          c     = other.get();
-        }
-      auto       setup    = studies::prepare_simulation(*c, output.value_or(""), true, true);
-      const auto warnings = setup.warnings;
+      std::vector<std::string>          warnings;
       std::unique_ptr<io::OutputFolder> out;
-      if (output)
-        out = std::make_unique<io::OutputFolder>(*output, "simulate");
-      const std::filesystem::path frames = out ? out->staging() : std::filesystem::path();
-      const auto result = interruptible([&] { return studies::run_simulation(std::move(setup), frames); });
+      const auto                        result = interruptible([&] {
+        const studies::CaseFile           *c = case_.get();
+        std::unique_ptr<studies::CaseFile> other;
+        if (solver && *solver != case_->solver_name)
+          {
+            auto overrides = case_->overrides;
+            overrides.push_back("Simulation/Solver=" + *solver);
+            other = std::make_unique<studies::CaseFile>(studies::reread_case_file(*case_, overrides));
+            c     = other.get();
+          }
+        auto setup = studies::prepare_simulation(*c, output.value_or(""), true, true);
+        warnings   = setup.warnings;
+        if (output)
+          out = std::make_unique<io::OutputFolder>(*output, "simulate");
+        const std::filesystem::path frames = out ? out->staging() : std::filesystem::path();
+        return studies::run_simulation(std::move(setup), frames);
+      });
       if (out)
-        {
+        without_gil([&] {
           studies::write_simulation(result, *out);
           out->commit();
-        }
+        });
       py::dict d;
       d["history"]    = history_columns(result.history);
       d["events"]     = event_columns(result.history);
@@ -333,40 +407,43 @@ namespace
     py::dict continue_(const std::optional<std::string> &output) const
     {
       initialise_mpi();
-      auto setup = studies::prepare_continuation(*case_);
-      std::unique_ptr<io::OutputFolder> out;
-      if (output)
-        out = std::make_unique<io::OutputFolder>(*output, "continue");
-      auto      &[cc, model, flow] = setup;
-      const auto result =
-        interruptible([&, &cc = cc, &flow = flow] { return studies::run_continuation(cc, *flow, MPI_COMM_SELF, true); });
+      std::optional<studies::ContinuationSetup> setup;
+      std::unique_ptr<io::OutputFolder>         out;
+      const auto                                result = interruptible([&] {
+        setup.emplace(studies::prepare_continuation(*case_));
+        if (output)
+          out = std::make_unique<io::OutputFolder>(*output, "continue");
+        const auto turns = mpi_turns();
+        return studies::run_continuation(setup->continuation, *setup->flow, MPI_COMM_SELF, true);
+      });
+      auto &[cc, model, flow] = *setup;
       if (!result.any_orbit())
-        {
-          std::string why;
-          for (const auto &branch : result.branches)
-            why += "; " + branch.family + ": " + branch.stop_reason;
-          throw std::runtime_error("no periodic orbit converged" + why);
-        }
-      if (out)
-        {
-          studies::write_continuation(result, cc, *flow, *model, *out);
-          out->commit();
-        }
-      return csv_columns(studies::branch_table(result, cc, *flow, *model));
+        throw std::runtime_error(studies::no_orbit_message(result, cc));
+      const auto table = without_gil([&, &cc = cc, &model = model, &flow = flow] {
+        if (out)
+          {
+            studies::write_continuation(result, cc, *flow, *model, *out);
+            out->commit();
+          }
+        return studies::branch_table(result, cc, *flow, *model);
+      });
+      return csv_columns(table);
     }
 
     py::dict compare(const std::optional<std::string> &output) const
     {
-      auto setup = studies::prepare_comparison(*case_, true);
       std::unique_ptr<io::OutputFolder> out;
-      if (output)
-        out = std::make_unique<io::OutputFolder>(*output, "compare");
-      const auto result = interruptible([&] { return studies::run_comparison(std::move(setup)); });
+      const auto                        result = interruptible([&] {
+        auto setup = studies::prepare_comparison(*case_, true);
+        if (output)
+          out = std::make_unique<io::OutputFolder>(*output, "compare");
+        return studies::run_comparison(std::move(setup));
+      });
       if (out)
-        {
+        without_gil([&] {
           studies::write_comparison(result, *out);
           out->commit();
-        }
+        });
       py::dict runs, impacts, support;
       for (const auto &run : result.runs)
         {
@@ -394,16 +471,18 @@ namespace
 
     py::dict converge(const std::optional<std::string> &output) const
     {
-      const auto setup = studies::prepare_convergence(*case_);
       std::unique_ptr<io::OutputFolder> out;
-      if (output)
-        out = std::make_unique<io::OutputFolder>(*output, "converge");
-      const auto result = interruptible([&] { return studies::run_convergence(setup); });
+      const auto                        result = interruptible([&] {
+        const auto setup = studies::prepare_convergence(*case_);
+        if (output)
+          out = std::make_unique<io::OutputFolder>(*output, "converge");
+        return studies::run_convergence(setup);
+      });
       if (out)
-        {
+        without_gil([&] {
           studies::write_convergence(result, *out);
           out->commit();
-        }
+        });
       py::dict d;
       // convergence.csv's columns (response and branch studies); a branch study's branches.csv too.
       d["convergence"] = result.response ? csv_columns(result.response->table())
@@ -419,24 +498,32 @@ namespace
     py::dict sweep(const std::optional<std::string> &output) const
     {
       initialise_mpi();
-      const studies::OneBlasThread one_blas_thread; // as the command line: its numbers to the last bit
-      const auto                   setup = studies::prepare_sweep(*case_);
       std::unique_ptr<io::OutputFolder> out;
-      if (output)
-        out = std::make_unique<io::OutputFolder>(*output, "sweep");
-      const auto result = interruptible([&] { return studies::run_sweep(setup, MPI_COMM_SELF); });
+      // One BLAS thread, as the command line: its numbers to the last bit (it waits for the
+      // verbs of other threads to finish, they for it).
+      const auto result = interruptible(
+        [&] {
+          const studies::OneBlasThread one_blas_thread;
+          const auto                   setup = studies::prepare_sweep(*case_);
+          if (output)
+            out = std::make_unique<io::OutputFolder>(*output, "sweep");
+          const auto turns = mpi_turns();
+          return studies::run_sweep(setup, MPI_COMM_SELF);
+        },
+        BlasThreads::set_by_work);
       if (out)
-        {
+        without_gil([&] {
           studies::write_sweep(result, *out);
           out->commit();
-        }
-      py::dict d  = csv_files(studies::sweep_tables(result));
-      d["text"]   = result.summary;
+        });
+      py::dict d = csv_files(studies::sweep_tables(result));
+      d["text"]  = result.summary;
       return d;
     }
 
   private:
     std::shared_ptr<const studies::CaseFile> case_;
+    std::string                              text_; // a file's text as read (for pickling)
   };
 
   void bind_errors(py::module_ &m)
@@ -475,6 +562,7 @@ PYBIND11_MODULE(_vibroimpact, m)
   bind_errors(m);
   py::class_<Case>(m, "Case")
     .def(py::init(&Case::read), py::arg("path"), py::arg("overrides") = std::vector<std::string>{})
+    .def(py::pickle([](const Case &c) { return c.state(); }, [](const py::tuple &t) { return Case::from_state(t); }))
     .def_static("from_string", &Case::from_string, py::arg("text"), py::arg("overrides") = std::vector<std::string>{})
     .def_property_readonly("name", &Case::name)
     .def_property_readonly("filename", &Case::filename)

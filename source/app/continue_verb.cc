@@ -56,6 +56,21 @@ namespace vibroimpact::app
         std::fprintf(stderr, "vibroimpact: interrupted by signal %d: the orbits converged before it are written, "
                              "marked INTERRUPTED\n", result.interrupt_signal);
     }
+
+    // An orbit point a family stopped short of (or beyond Maximum points: a quick run of an
+    // example with fewer points keeps its Orbit points): its orbit file is missing, and the user
+    // is told so rather than left to look.
+    void warn_orbits_not_written(const studies::ContinuationResult &result, const periodic::ContinuationCase &cc)
+    {
+      for (std::size_t b = 0; b < result.branches.size(); ++b)
+        for (const double k : cc.orbit_points)
+          if (k >= result.branches[b].points.size())
+            std::fprintf(stderr,
+                         "vibroimpact: warning: %s: Continuation/Orbit points: %s stopped after %zu points: no "
+                         "orbit_%zu_%lu written\n",
+                         cc.filename.c_str(), result.branches[b].family.c_str(), result.branches[b].points.size(), b,
+                         static_cast<unsigned long>(k));
+    }
   } // namespace
 
   int run_continue(const CommonOptions &options, int &argc, char **&argv)
@@ -89,14 +104,13 @@ namespace vibroimpact::app
       {
         if (result.interrupt_signal != 0)
           throw io::Interrupted(result.interrupt_signal, "during the continuation: no orbit had converged, nothing written");
-        for (const auto &branch : result.branches)
-          std::fprintf(stderr, "vibroimpact: error: %s: %s\n", branch.family.c_str(), branch.stop_reason.c_str());
-        std::fprintf(stderr, "vibroimpact: error: no periodic orbit converged (nothing written)\n");
+        std::fprintf(stderr, "vibroimpact: error: %s\n", studies::no_orbit_message(result, cc).c_str());
         return io::exit_numerical_failure;
       }
     studies::write_continuation(result, cc, *flow, *model, *out);
     out->commit(result.interrupt_signal != 0);
     report_branches(result, *flow, *model, n_ranks, options.quiet);
+    warn_orbits_not_written(result, cc);
     return result.interrupt_signal != 0 ? 128 + result.interrupt_signal : io::exit_success;
   }
 } // namespace vibroimpact::app

@@ -57,13 +57,15 @@ namespace
     return table;
   }
 
-  void add_common_options(CLI::App *verb, app::CommonOptions &options)
+  // Returns the -o option, whose count tells `-o ''` from no -o.
+  CLI::Option *add_common_options(CLI::App *verb, app::CommonOptions &options)
   {
     verb->add_option("case", options.case_file, "parameter file (.prm or .json)")->required();
-    verb->add_option("-o,--output", options.output, "output folder (default: output/<Model/Name>)");
+    auto *output = verb->add_option("-o,--output", options.output, "output folder (default: output/<Model/Name>)");
     verb->add_option("-s,--set", options.overrides, "override one parameter: 'Section/Sub/Name=value' (repeatable)");
     verb->add_flag("-q,--quiet", options.quiet,
                    "print nothing but errors and warnings (no progress bar, timing, table or summary)");
+    return output;
   }
 
   // Loads the verb's module (beside the program in the build tree, in the library folder once
@@ -98,11 +100,12 @@ int main(int argc, char **argv)
 
   app::CommonOptions     options;
   options.started = started;
-  std::vector<CLI::App *> commands;
+  std::vector<CLI::App *>    commands;
+  std::vector<CLI::Option *> outputs;
   for (const auto &verb : verbs())
     {
       commands.push_back(program.add_subcommand(verb.name, verb.help));
-      add_common_options(commands.back(), options);
+      outputs.push_back(add_common_options(commands.back(), options));
     }
   std::string verb_for_parameters;
   CLI::App   *parameters =
@@ -139,6 +142,15 @@ int main(int argc, char **argv)
     return run_in_module({"parameters", &options, verb_for_parameters, &argc, &argv});
   for (std::size_t v = 0; v < commands.size(); ++v)
     if (*commands[v])
-      return run_in_module({verbs()[v].name, &options, {}, &argc, &argv});
+      {
+        // An empty name would fall back to output/<Model/Name>: not what was asked for.
+        if (outputs[v]->count() > 0 && options.output.empty())
+          {
+            std::cerr << "vibroimpact: error: command line: -o: an empty folder name (give a folder, or leave -o out "
+                         "to write to output/<Model/Name>)\n";
+            return io::exit_bad_input;
+          }
+        return run_in_module({verbs()[v].name, &options, {}, &argc, &argv});
+      }
   return io::exit_success;
 }

@@ -2,6 +2,7 @@
 // fc3d_driver / fc2d_driver behind one call, with a fallback chain and our own check of the
 // Coulomb law on every answer.
 #include <vibroimpact/contact/friction_contact_solver.h>
+#include <vibroimpact/model/non_reentrant.h>
 
 #include "siconos_attempt.h"
 
@@ -64,7 +65,10 @@ namespace vibroimpact::contact
                           Eigen::VectorXd &mu, Eigen::VectorXd &r, Eigen::VectorXd &u, const double tolerance)
     {
       const int n = static_cast<int>(q.size());
-      SiconosAttempt   a;
+      // Held until the attempt's options are freed: fc3d's one-contact Newton solvers keep their
+      // functions in file-scope statics (model/non_reentrant.h).
+      const std::lock_guard<std::mutex> one_siconos(model::siconos_mutex());
+      SiconosAttempt                    a;
       a.matrix = NM_create(NM_DENSE, n, n);
       std::copy(W.data(), W.data() + static_cast<std::size_t>(n) * n, a.matrix->matrix0); // column-major both
 

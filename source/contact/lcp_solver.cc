@@ -1,6 +1,7 @@
 // The LCP solver (see contact/lcp_solver.h): Siconos numerics' Lemke and PGS/NSGS drivers behind
 // one call, with the algorithm names of the case file.
 #include <vibroimpact/contact/lcp_solver.h>
+#include <vibroimpact/model/non_reentrant.h>
 
 #include "siconos_attempt.h"
 
@@ -71,7 +72,9 @@ namespace vibroimpact::contact
                           const double           tolerance)
     {
       const int n = static_cast<int>(q.size());
-      SiconosAttempt   a;
+      // Held until the attempt's options are freed: Siconos' calls take turns (model/non_reentrant.h).
+      const std::lock_guard<std::mutex> one_siconos(model::siconos_mutex());
+      SiconosAttempt                    a;
       a.matrix = NM_create(NM_DENSE, n, n);
       // Eigen's default storage is column-major, as is matrix0.
       std::copy(M.data(), M.data() + static_cast<std::size_t>(n) * n, a.matrix->matrix0);

@@ -1,4 +1,6 @@
 // HDF5 tables through the library's C API (the parallel build deal.II links; used serially).
+// That build is not thread safe (libhdf5_openmpi.settings: "Threadsafety: no"), so every call
+// into it, from whichever run's thread, holds one lock (cases written in threads at once).
 #include <vibroimpact/io/hdf5_records.h>
 #include <vibroimpact/io/write_error.h>
 
@@ -6,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <mutex>
 
 namespace vibroimpact::io
 {
@@ -18,6 +21,14 @@ namespace vibroimpact::io
     // one begins (see append_rows), on the appending thread, so what is left to compress when
     // the file closes is at most one such chunk a column (for the history's 59, 7.5 MB).
     constexpr hsize_t appended_chunk_values = 1 << 14;
+
+    // Recursive: close() closes the appended datasets through close_appended(), and the
+    // public writers call write().
+    std::recursive_mutex &hdf5_library()
+    {
+      static std::recursive_mutex m;
+      return m;
+    }
 
     void check(const bool ok, const std::filesystem::path &file)
     {
@@ -41,6 +52,7 @@ namespace vibroimpact::io
   Hdf5Records::Hdf5Records(const std::filesystem::path &file)
     : file_(file)
   {
+    const std::lock_guard<std::recursive_mutex> hdf5(hdf5_library());
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); // failures are reported as WriteError, not printed
     file_id_ = H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     check(file_id_ >= 0, file_);
@@ -48,6 +60,7 @@ namespace vibroimpact::io
 
   Hdf5Records::~Hdf5Records()
   {
+    const std::lock_guard<std::recursive_mutex> hdf5(hdf5_library());
     if (file_id_ < 0)
       return;
     for (auto &[group, sets] : appended_) // an open dataset would keep the file open
@@ -62,6 +75,7 @@ namespace vibroimpact::io
   void Hdf5Records::write(const std::string &group_name, const std::string &name, const long long type,
                           const void *data, const std::size_t n_rows, const std::size_t n_columns, const bool compress)
   {
+    const std::lock_guard<std::recursive_mutex> hdf5(hdf5_library());
     const hsize_t dims[2] = {n_rows, n_columns};
     const int     rank    = n_columns == 1 ? 1 : 2;
     const hid_t   space   = H5Screate_simple(rank, dims, nullptr);
@@ -93,6 +107,7 @@ namespace vibroimpact::io
   void Hdf5Records::write_matrix(const std::string &group, const std::string &name, const std::vector<double> &values,
                                  const std::size_t n_columns, const bool compress)
   {
+    const std::lock_guard<std::recursive_mutex> hdf5(hdf5_library());
     write(group, name, H5T_NATIVE_DOUBLE, values.data(), values.size() / n_columns, n_columns, compress);
   }
 
@@ -105,6 +120,7 @@ namespace vibroimpact::io
   void Hdf5Records::write_column(const std::string &group, const std::string &name,
                                  const std::vector<std::string> &values)
   {
+    const std::lock_guard<std::recursive_mutex> hdf5(hdf5_library());
     std::vector<const char *> text;
     for (const auto &v : values)
       text.push_back(v.c_str());
@@ -131,6 +147,7 @@ namespace vibroimpact::io
   void Hdf5Records::append_rows(const std::string &group_name, const std::vector<std::string> &names,
                                 const double *values, const std::size_t n_rows)
   {
+    const std::lock_guard<std::recursive_mutex> hdf5(hdf5_library());
     auto &sets = appended_[group_name];
     if (sets.empty())
       {
@@ -183,6 +200,7 @@ namespace vibroimpact::io
 
   void Hdf5Records::close_appended()
   {
+    const std::lock_guard<std::recursive_mutex> hdf5(hdf5_library());
     bool ok = true;
     for (auto &[group, sets] : appended_)
       for (const hid_t set : sets)
@@ -193,6 +211,7 @@ namespace vibroimpact::io
 
   void Hdf5Records::close()
   {
+    const std::lock_guard<std::recursive_mutex> hdf5(hdf5_library());
     close_appended();
     const bool flushed = H5Fflush(file_id_, H5F_SCOPE_GLOBAL) >= 0;
     const bool closed  = H5Fclose(file_id_) >= 0;

@@ -126,22 +126,49 @@ namespace vibroimpact::io
     , signal_(signal)
   {}
 
+  namespace
+  {
+    // The scopes open at once (host threads each in a library call) share the handlers: the
+    // first saves the host's and installs the library's, the last puts the host's back. Were
+    // each to save what it found, a scope opened inside another's lifetime would "restore" the
+    // library's handler for good, and the first to close would clear the flag under the others.
+    struct OpenScopes
+    {
+      std::mutex       mutex;
+      int              count = 0;
+      struct sigaction host_int = {}, host_term = {};
+    };
+    OpenScopes &open_scopes()
+    {
+      static OpenScopes scopes;
+      return scopes;
+    }
+  } // namespace
+
   InterruptScope::InterruptScope()
   {
+    auto                             &scopes = open_scopes();
+    const std::lock_guard<std::mutex> lock(scopes.mutex);
+    if (scopes.count++ > 0)
+      return; // the flag is shared: a signal stops every call under way
     received     = 0;
     acknowledged = false;
     hosted       = 1;
     struct sigaction action = {};
     action.sa_handler       = on_signal;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &previous_int_);
-    sigaction(SIGTERM, &action, &previous_term_);
+    sigaction(SIGINT, &action, &scopes.host_int);
+    sigaction(SIGTERM, &action, &scopes.host_term);
   }
 
   InterruptScope::~InterruptScope()
   {
-    sigaction(SIGINT, &previous_int_, nullptr);
-    sigaction(SIGTERM, &previous_term_, nullptr);
+    auto                             &scopes = open_scopes();
+    const std::lock_guard<std::mutex> lock(scopes.mutex);
+    if (--scopes.count > 0)
+      return;
+    sigaction(SIGINT, &scopes.host_int, nullptr);
+    sigaction(SIGTERM, &scopes.host_term, nullptr);
     hosted       = 0;
     received     = 0;
     acknowledged = false;

@@ -1,6 +1,7 @@
 // Natural frequencies and modes of a model (see model/modal_analysis.h): a dense generalised
 // eigensolve (Eigen) for small models, ARPACK shift-invert for large ones; unit-peak shapes.
 #include <vibroimpact/model/modal_analysis.h>
+#include <vibroimpact/model/non_reentrant.h>
 
 #include <deal.II/lac/arpack_solver.h>
 #include <deal.II/lac/solver_control.h>
@@ -158,6 +159,8 @@ namespace vibroimpact::model
 
       std::vector<std::complex<double>> eigenvalues(n_modes);
       std::vector<DealVector>           eigenvectors(n_modes, DealVector(n));
+      // ARPACK keeps its Lanczos state in Fortran SAVE variables: one eigensolve at a time.
+      const std::lock_guard<std::mutex> one_arpack(arpack_mutex());
       solver.solve(SparseOperator{stiffness},
                    SparseOperator{mass},
                    ShiftedInverse{factor, found, &mass_found},

@@ -3,6 +3,7 @@
 // after Newton fails at a grazing or a chatter sequence.
 #include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/progress_bar.h>
+#include <vibroimpact/model/non_reentrant.h>
 #include <vibroimpact/periodic/continuation.h>
 
 #include <Eigen/Eigenvalues>
@@ -461,7 +462,9 @@ namespace vibroimpact::periodic
                     const double parameter_start, const double parameter_min, const double parameter_max,
                     const ProgressCallback &progress)
     {
-      Branch branch;
+      // Teuchos is not thread safe here: one LOCA run at a time, from its first object to its last.
+      const std::lock_guard<std::mutex> one_loca(model::loca_mutex());
+      Branch                            branch;
       // Parameters are scaled by their start value, so that the arc length sees O(1) numbers.
       const double scale = parameter_start;
       ShootingInterface interface(flow, forced_flow, settings, x0, period, scale, branch, progress);

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <regex>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
 namespace vibroimpact::structure
@@ -40,9 +41,12 @@ namespace vibroimpact::structure
     // h of the finite-difference derivative, relative to the unit of x.
     auto function = std::make_shared<dealii::FunctionParser<1>>(1, 0.0, 1e-6);
     // deal.II prints muparser's diagnosis to std::cerr before it throws: keep it for our one
-    // line instead.
-    std::ostringstream  diagnosis;
-    std::streambuf     *cerr_buffer = std::cerr.rdbuf(diagnosis.rdbuf());
+    // line instead. std::cerr is the process's: one parse at a time borrows it, or a parse in
+    // another thread would keep this one's buffer (and write to it once it is gone).
+    static std::mutex                  cerr_borrowed;
+    std::unique_lock<std::mutex>       borrow(cerr_borrowed);
+    std::ostringstream                 diagnosis;
+    std::streambuf                    *cerr_buffer = std::cerr.rdbuf(diagnosis.rdbuf());
     std::string         reason;
     try
       {
@@ -61,6 +65,7 @@ namespace vibroimpact::structure
         reason = e.what();
       }
     std::cerr.rdbuf(cerr_buffer);
+    borrow.unlock();
     if (!reason.empty())
       {
         // muparser's own "Message: <why>" says it best; deal.II's text is the fallback.

@@ -2,6 +2,8 @@
 // lines with seeded phases, one period sampled by inverse FFT for fast evaluation).
 #include "assembly.h"
 
+#include <vibroimpact/model/non_reentrant.h>
+
 #include <fftw3.h>
 
 #include <cmath>
@@ -25,7 +27,11 @@ namespace vibroimpact::structure
       std::vector<double>       signal(M);
       model::SampledPeriod      period;
       period.interval = 2 * M_PI / step / M;
-      fftw_plan plan  = fftw_plan_dft_c2r_1d(static_cast<int>(M), spectrum.data(), signal.data(), FFTW_ESTIMATE);
+      fftw_plan plan  = nullptr;
+      {
+        const std::lock_guard<std::mutex> planner(model::fftw_planner_mutex()); // FFTW's planner is global
+        plan = fftw_plan_dft_c2r_1d(static_cast<int>(M), spectrum.data(), signal.data(), FFTW_ESTIMATE);
+      }
       for (const bool derivative : {false, true})
         {
           // c2r: x_j = Σ_k X_k e^{2πi jk/M} over the Hermitian spectrum, so X_k = (a/2) e^{iφ}
@@ -43,7 +49,10 @@ namespace vibroimpact::structure
           fftw_execute(plan); // the plan is kept; its arrays are refilled in place
           (derivative ? period.slopes : period.values) = signal;
         }
-      fftw_destroy_plan(plan);
+      {
+        const std::lock_guard<std::mutex> planner(model::fftw_planner_mutex());
+        fftw_destroy_plan(plan);
+      }
       return period;
     }
   } // namespace

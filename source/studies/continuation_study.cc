@@ -23,6 +23,7 @@
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -263,6 +264,52 @@ namespace vibroimpact::studies
       if (!branch.points.empty())
         return true;
     return false;
+  }
+
+  namespace
+  {
+    // The entry that places a family's first orbit: the one to change when none converged.
+    std::string start_entry(const periodic::ContinuationCase &c)
+    {
+      if (c.kind == periodic::OrbitKind::forced)
+        return "Continuation/Minimum frequency";
+      switch (c.start)
+        {
+          case periodic::StartKind::simulation:
+            return "Continuation/Simulation time";
+          case periodic::StartKind::initial_state:
+            return "Continuation/Start period";
+          default:
+            return "Continuation/Start energy factor";
+        }
+    }
+  } // namespace
+
+  std::string no_orbit_message(const ContinuationResult &result, const periodic::ContinuationCase &c)
+  {
+    std::vector<std::pair<std::string, std::string>> reasons; // (reason, its families), in order
+    for (const auto &branch : result.branches)
+      {
+        auto same = std::find_if(reasons.begin(), reasons.end(),
+                                 [&](const auto &r) { return r.first == branch.stop_reason; });
+        if (same == reasons.end())
+          reasons.emplace_back(branch.stop_reason, branch.family);
+        else
+          same->second += ", " + branch.family;
+      }
+    std::string text = c.filename + ": no periodic orbit converged, nothing written:";
+    bool        names_an_entry = false;
+    for (std::size_t k = 0; k < reasons.size(); ++k)
+      {
+        text += (k == 0 ? " " : "; ") + reasons[k].second + ": " + reasons[k].first;
+        names_an_entry = names_an_entry || reasons[k].first.find("Continuation/") != std::string::npos;
+      }
+    if (!names_an_entry)
+      text += " (change " + start_entry(c) + ")";
+    for (char &ch : text) // a reason from a library's exception may hold line breaks
+      if (ch == '\n')
+        ch = ' ';
+    return text;
   }
 
   namespace

@@ -5,6 +5,7 @@
 #include <vibroimpact/io/gnuplot.h>
 #include <vibroimpact/io/hdf5_records.h>
 #include <vibroimpact/io/write_error.h>
+#include <vibroimpact/model/non_reentrant.h>
 #include <vibroimpact/studies/support_statistics.h>
 
 #include "spatial_statistics.h"
@@ -40,9 +41,14 @@ namespace vibroimpact::studies
             window_[i] = 0.5 * (1 - std::cos(2 * M_PI * i / L_)); // periodic Hann
             window_power_ += window_[i] * window_[i];
           }
+        const std::lock_guard<std::mutex> planner(model::fftw_planner_mutex()); // FFTW's planner is global
         plan_ = fftw_plan_dft_r2c_1d(static_cast<int>(L_), buffer_.data(), spectrum_.data(), FFTW_ESTIMATE);
       }
-      ~WelchSum() { fftw_destroy_plan(plan_); }
+      ~WelchSum()
+      {
+        const std::lock_guard<std::mutex> planner(model::fftw_planner_mutex());
+        fftw_destroy_plan(plan_);
+      }
       WelchSum(const WelchSum &) = delete;
       WelchSum &operator=(const WelchSum &) = delete;
 

@@ -96,6 +96,7 @@ namespace vibroimpact::studies
   } // namespace
 
   OneBlasThread::OneBlasThread()
+    : alone_(model::blas_threads_mutex())
   {
     using Getter    = int (*)();
     using Setter    = void (*)(int);

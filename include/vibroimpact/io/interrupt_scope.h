@@ -3,10 +3,10 @@
 // (io/interrupt.h), with the flag cleared first; at its end the host's handlers are back and the
 // flag is cleared again, so the next call starts afresh. Unlike the program's handlers there is
 // no watchdog that ends the process and a second signal does not kill it: the host must survive.
-// A phase that cannot poll (an eigensolve) stops at its next check instead.
+// A phase that cannot poll (an eigensolve) stops at its next check instead. Scopes open in
+// several threads at once share one flag and one saving of the host's handlers: a signal stops
+// every call under way, and the host's handlers are back when the last scope closes.
 #pragma once
-
-#include <csignal>
 
 namespace vibroimpact::io
 {
@@ -20,8 +20,5 @@ namespace vibroimpact::io
 
     // The signal received during the scope, 0 while none.
     int signal() const;
-
-  private:
-    struct sigaction previous_int_, previous_term_;
   };
 } // namespace vibroimpact::io

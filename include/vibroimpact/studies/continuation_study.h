@@ -52,6 +52,12 @@ namespace vibroimpact::studies
     bool any_orbit() const;
   };
 
+  // What `continue` says, on one line, when no family has an orbit: the case file, each family
+  // with why it stopped (families that stopped alike together), and the entry whose value to
+  // change: the start's (Start energy factor, Simulation time, Start period, Minimum frequency),
+  // unless the reason names one itself.
+  std::string no_orbit_message(const ContinuationResult &result, const periodic::ContinuationCase &c);
+
   // Every rank calls it; the result is complete on rank 0 only. Throws io::InputError for a
   // family the flow cannot start, NumericalFailure for a rank's failure (none after a signal).
   ContinuationResult run_continuation(const periodic::ContinuationCase &c, periodic::PeriodicFlowMap &flow,

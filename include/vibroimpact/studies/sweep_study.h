@@ -10,6 +10,7 @@
 // As every study: prepare (all input checks, before any output), run, write.
 #pragma once
 
+#include <vibroimpact/model/non_reentrant.h>
 #include <vibroimpact/studies/parameter_sweep.h>
 #include <vibroimpact/studies/support_ensemble.h>
 
@@ -58,7 +59,8 @@ namespace vibroimpact::studies
   // among as many threads as it sees cores, and the partial sums then round differently: with one
   // BLAS thread every value's result is the same whatever the number of ranks (the parallelism of
   // a sweep is its ranks), and the Python module's the command line's. Looked up at run time, so
-  // that any BLAS links.
+  // that any BLAS links. The count is the process's: it holds model::blas_threads_mutex()
+  // exclusively, so it waits for the runs in other threads that hold it shared, and they for it.
   class OneBlasThread
   {
   public:
@@ -68,7 +70,8 @@ namespace vibroimpact::studies
     OneBlasThread &operator=(const OneBlasThread &) = delete;
 
   private:
-    int previous_ = 0; // 0: no OpenBLAS
+    std::unique_lock<std::shared_mutex> alone_; // first: taken before the count changes
+    int                                 previous_ = 0; // 0: no OpenBLAS
   };
 
   // Builds the model and checks the sweep (or the ensemble) and the run: io::InputError.
