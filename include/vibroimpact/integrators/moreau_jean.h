@@ -139,6 +139,8 @@ namespace vibroimpact::integrators
     void add_spring_work(StepEnergy &energy, const StepReport &report, const State &before, const State &after) const;
     // g_θ of each elastic contact without the step's impulses (0 for rigid contacts).
     Vector free_spring_gap(const State &state, const StepReport &report) const;
+    // The part of contact i's g_θ that the step's velocity does not change: g0 + H u + θ(1−θ)h U−.
+    double spring_gap_before_impulses(unsigned int i, const Vector &u, double U_minus) const;
     // 1/(θ²h²k): the spring's compliance in the LCP scaled to impulses.
     double compliance(unsigned int contact) const;
     // The step's LCP over the active contacts (rigid: Newton's law; elastic: the spring's law with

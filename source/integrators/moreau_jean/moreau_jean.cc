@@ -260,9 +260,15 @@ namespace vibroimpact::integrators
     Vector       g          = Vector::Zero(n_contacts);
     for (Eigen::Index i = 0; i < n_contacts; ++i)
       if (model_.contacts[i].elastic())
-        g[i] = model_.contacts[i].gap0 + H_.row(i).dot(state.u) + theta * (1 - theta) * h * report.velocity_before[i] +
+        g[i] = spring_gap_before_impulses(static_cast<unsigned int>(i), state.u, report.velocity_before[i]) +
                theta * theta * h * report.velocity_free[i];
     return g;
+  }
+
+  double MoreauJean::spring_gap_before_impulses(const unsigned int i, const Vector &u, const double U_minus) const
+  {
+    const double h = settings_.time_step, theta = settings_.theta;
+    return model_.contacts[i].gap0 + H_.row(i).dot(u) + theta * (1 - theta) * h * U_minus;
   }
 
   double MoreauJean::compliance(const unsigned int contact) const
@@ -467,8 +473,7 @@ namespace vibroimpact::integrators
             if (model_.contacts[i].elastic()) // the spring's law as an equality, g_θ + λ/k = 0
               {
                 D(a, a) += compliance(i);
-                rhs[a] = -(model_.contacts[i].gap0 + H_.row(i).dot(state.u) + theta * (1 - theta) * h * U_minus) /
-                           (theta * theta * h) - U_free;
+                rhs[a] = -spring_gap_before_impulses(i, state.u, U_minus) / (theta * theta * h) - U_free;
               }
             else
               rhs[a] = -impact_target(i, U_minus) - U_free;
