@@ -67,7 +67,7 @@ TEST_F(CommandLineEdges, NoOrbitReasonNamingItsEntryGetsNoOtherHint)
   EXPECT_EQ(count(result.error, "Continuation/"), 1u) << result.error;
 }
 
-// The example's Orbit points 0, 40 on a quick run of 12 points a family: the orbits at 0 are
+// The example's Orbit points 0, 40 on a quick run of 12 continued points a family: the orbits at 0 are
 // written, and each family's missing orbit at 40 is said, on a line naming the file and the entry.
 TEST_F(CommandLineEdges, OrbitPointsBeyondTheBranchAreSaid)
 {
@@ -75,7 +75,8 @@ TEST_F(CommandLineEdges, OrbitPointsBeyondTheBranchAreSaid)
   EXPECT_EQ(result.exit_code, 0) << result.error;
   EXPECT_TRUE(fs::exists(output() / "orbit_0_0.csv"));
   EXPECT_TRUE(fs::exists(output() / "orbit_1_0.csv"));
-  for (const char *line : {"two_dof_fep/case.prm: Continuation/Orbit points: mode 1 stopped after 12 points: "
+  // Mode 1 has 15 points: its 12 continued ones and the 3 period doublings located between them.
+  for (const char *line : {"two_dof_fep/case.prm: Continuation/Orbit points: mode 1 stopped after 15 points: "
                                  "no orbit_0_40 written\n",
                                  "two_dof_fep/case.prm: Continuation/Orbit points: mode 2 stopped after 12 points: "
                                  "no orbit_1_40 written\n"})

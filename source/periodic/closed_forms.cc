@@ -1,6 +1,7 @@
 // Closed-form periodic orbits: derivations in doc/periodic.md, "Closed forms".
 #include <vibroimpact/periodic/closed_forms.h>
 
+#include <Eigen/Eigenvalues>
 #include <boost/math/tools/roots.hpp>
 
 #include <algorithm>
@@ -481,5 +482,150 @@ namespace vibroimpact::periodic
     const double L = rod.length;
     const double a = 2.0 * pi * rod.wave_speed / omega - 2.0 * L;
     return backbone_point(rod, rod.gap / (2.0 * (a - L)), a);
+  }
+
+  // ── Forced impact oscillator ───────────────────────────────────────────────────────────────
+
+  namespace
+  {
+    // The oscillator's data in the form of the derivation: ωn, σ = ζωn, ωd, the particular
+    // response x_p = A sin Ωt + B cos Ωt, and the free flow Φ(t) of y = x − x_p.
+    struct OscillatorForm
+    {
+      double wn, sigma, wd, omega, A, B, f;
+
+      OscillatorForm(const ImpactOscillator &osc, const double Omega)
+        : wn(std::sqrt(osc.stiffness / osc.mass))
+        , sigma(osc.damping_ratio * wn)
+        , wd(wn * std::sqrt(1 - osc.damping_ratio * osc.damping_ratio))
+        , omega(Omega)
+        , f(osc.force / osc.mass)
+      {
+        const double d = std::pow(wn * wn - Omega * Omega, 2) + std::pow(2 * sigma * Omega, 2);
+        A              = f * (wn * wn - Omega * Omega) / d;
+        B              = -f * 2 * sigma * Omega / d;
+      }
+      Eigen::Matrix2d free_flow(const double t) const
+      {
+        const double e = std::exp(-sigma * t), c = std::cos(wd * t), s = std::sin(wd * t);
+        Eigen::Matrix2d phi;
+        phi << e * (c + sigma / wd * s), e * s / wd, -e * wn * wn / wd * s, e * (c - sigma / wd * s);
+        return phi;
+      }
+      Eigen::Vector2d particular(const double t) const
+      {
+        const double p = omega * t;
+        return {A * std::sin(p) + B * std::cos(p), omega * (A * std::cos(p) - B * std::sin(p))};
+      }
+      // α and β of the phase equation α (g − P) + β Q = 0 (P, Q: x_p and ẋ_p at the impact).
+      std::pair<double, double> alpha_beta(const double e) const
+      {
+        const Eigen::Matrix2d phi = free_flow(2 * M_PI / omega);
+        return {e * phi(0, 1) * phi(1, 0) - (1 + e * phi(1, 1)) * (phi(0, 0) - 1), phi(0, 1) * (1 + e)};
+      }
+    };
+
+    // c1 sin φ + c2 cos φ + c0 = 0, the phase equation; its discriminant c1² + c2² − c0².
+    Eigen::Vector3d phase_equation(const ImpactOscillator &osc, const OscillatorForm &form)
+    {
+      const auto [alpha, beta] = form.alpha_beta(osc.restitution);
+      const double W           = form.omega;
+      return {alpha * osc.gap, -alpha * form.A - beta * W * form.B, beta * W * form.A - alpha * form.B};
+    }
+
+    ForcedImpactOrbit orbit_at_phase(const ImpactOscillator &osc, const OscillatorForm &form, double phase)
+    {
+      ForcedImpactOrbit o;
+      const double      T = 2 * M_PI / form.omega, e = osc.restitution, g = osc.gap;
+      o.frequency         = form.omega;
+      o.phase             = std::fmod(std::fmod(phase, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
+      const double          ti  = o.phase / form.omega;
+      const Eigen::Vector2d pq  = form.particular(ti);
+      const Eigen::Matrix2d phi = form.free_flow(T);
+      o.impact_velocity = ((phi(0, 0) - 1) * (g - pq[0]) - phi(0, 1) * pq[1]) / (e * phi(0, 1));
+      const Eigen::Vector2d y0(g - pq[0], -e * o.impact_velocity - pq[1]);
+      o.state_at_zero = form.particular(0) + form.free_flow(T - ti) * y0;
+      // Monodromy from just after an impact to just after the next: the saltation matrix of the
+      // impact (the flow's acceleration before and after it) times Φ(T).
+      const double    force = form.f * std::sin(o.phase) - form.wn * form.wn * g;
+      const double    a_before = force - 2 * form.sigma * o.impact_velocity;
+      const double    a_after  = force + 2 * form.sigma * e * o.impact_velocity;
+      Eigen::Matrix2d saltation;
+      saltation << -e, 0, (a_after + e * a_before) / o.impact_velocity, -e;
+      Eigen::EigenSolver<Eigen::Matrix2d> eig(saltation * phi, false);
+      o.multipliers = eig.eigenvalues();
+      if (std::abs(o.multipliers[1]) > std::abs(o.multipliers[0]))
+        std::swap(o.multipliers[0], o.multipliers[1]);
+      o.stable = std::abs(o.multipliers[0]) <= 1;
+      // Admissible: towards the stop at the impact, below it strictly inside the period.
+      o.admissible = o.impact_velocity > 0;
+      constexpr int n = 4000;
+      double        largest = 0;
+      for (int k = 1; k < n; ++k)
+        {
+          const double x = o.position(osc, ti + T * k / n);
+          largest        = std::max(largest, std::abs(x));
+          o.admissible   = o.admissible && x < g;
+        }
+      o.amplitude = std::max(largest, g);
+      return o;
+    }
+  } // namespace
+
+  double ForcedImpactOrbit::position(const ImpactOscillator &osc, const double t) const
+  {
+    const OscillatorForm  form(osc, frequency);
+    const double          T  = 2 * M_PI / frequency, ti = phase / frequency;
+    const Eigen::Vector2d pq = form.particular(ti);
+    const Eigen::Vector2d y0(osc.gap - pq[0], -osc.restitution * impact_velocity - pq[1]);
+    const double          since = std::fmod(std::fmod(t - ti, T) + T, T); // time since the last impact
+    return form.particular(ti + since)[0] + (form.free_flow(since) * y0)[0];
+  }
+
+  std::vector<ForcedImpactOrbit> forced_one_impact_orbits(const ImpactOscillator &osc, const double omega)
+  {
+    const OscillatorForm  form(osc, omega);
+    const Eigen::Vector3d c = phase_equation(osc, form);
+    const double          R = std::hypot(c[1], c[2]);
+    if (!(std::abs(c[0]) <= R))
+      return {};
+    // c1 sin φ + c2 cos φ = R sin(φ + ψ) = −c0.
+    const double psi = std::atan2(c[2], c[1]), s = std::asin(-c[0] / R);
+    return {orbit_at_phase(osc, form, s - psi), orbit_at_phase(osc, form, M_PI - s - psi)};
+  }
+
+  double forced_one_impact_fold(const ImpactOscillator &osc, const double omega_low, const double omega_high)
+  {
+    const auto discriminant = [&](const double omega) {
+      const Eigen::Vector3d c = phase_equation(osc, OscillatorForm(osc, omega));
+      return c[1] * c[1] + c[2] * c[2] - c[0] * c[0];
+    };
+    if (discriminant(omega_low) * discriminant(omega_high) > 0)
+      throw std::invalid_argument("the frequency interval does not bracket a fold of the one-impact orbits");
+    boost::math::tools::eps_tolerance<double> tolerance(50);
+    std::uintmax_t                            iterations = 200;
+    const auto root = boost::math::tools::toms748_solve(discriminant, omega_low, omega_high, tolerance, iterations);
+    return 0.5 * (root.first + root.second);
+  }
+
+  double forced_linear_amplitude(const ImpactOscillator &osc, const double omega)
+  {
+    const OscillatorForm form(osc, omega);
+    return std::hypot(form.A, form.B);
+  }
+
+  std::vector<double> forced_grazing_frequencies(const ImpactOscillator &osc)
+  {
+    // (ωn² − u)² + 4ζ²ωn² u = r², u = Ω², r = F/(m g): a quadratic in u.
+    const double wn2 = osc.stiffness / osc.mass, r = osc.force / (osc.mass * osc.gap);
+    const double b = (4 * osc.damping_ratio * osc.damping_ratio - 2) * wn2, c = wn2 * wn2 - r * r;
+    const double disc = b * b - 4 * c;
+    std::vector<double> omegas;
+    if (disc < 0)
+      return omegas;
+    for (const double u : {(-b - std::sqrt(disc)) / 2, (-b + std::sqrt(disc)) / 2})
+      if (u > 0)
+        omegas.push_back(std::sqrt(u));
+    return omegas;
   }
 } // namespace vibroimpact::periodic

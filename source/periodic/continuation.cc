@@ -10,6 +10,7 @@
 
 #include <LOCA.H>
 #include <LOCA_LAPACK.H>
+#include <LOCA_MultiContinuation_ExtendedGroup.H>
 #include <NOX_Observer.hpp>
 #include <Teuchos_oblackholestream.hpp>
 
@@ -34,6 +35,49 @@ namespace vibroimpact::periodic
     mu.erase(mu.begin(), mu.begin() + std::min<std::size_t>(trivial, mu.size()));
     std::sort(mu.begin(), mu.end(), [](const auto &a, const auto &b) { return std::abs(a) > std::abs(b); });
     return mu;
+  }
+
+  namespace
+  {
+    std::size_t largest_sample_index(const Vector &row, const OrbitSamples &samples)
+    {
+      std::size_t best = 0;
+      for (std::size_t k = 0; k < samples.time.size(); ++k)
+        if (std::abs(row.dot(samples.displacement[k])) > std::abs(row.dot(samples.displacement[best])))
+          best = k;
+      return best;
+    }
+  } // namespace
+
+  double largest_sample(const Vector &row, const OrbitSamples &samples)
+  {
+    return samples.time.empty() ? 0.0 : std::abs(row.dot(samples.displacement[largest_sample_index(row, samples)]));
+  }
+
+  double largest_displacement(const PeriodicFlowMap &flow, const Vector &x0, const double period, const Vector &row,
+                              const OrbitSamples &samples)
+  {
+    const std::size_t n       = samples.time.size();
+    const std::size_t best    = largest_sample_index(row, samples);
+    const double      at_best = largest_sample(row, samples);
+    if (n < 3)
+      return at_best;
+    const auto at = [&](const double t) {
+      const double tau = std::fmod(std::fmod(t, period) + period, period);
+      if (tau < 1e-14 * period)
+        return std::abs(row.dot(samples.displacement.front()));
+      return std::abs(row.dot(flow.sample(x0, tau, 1).displacement.back()));
+    };
+    const double dt = samples.time[1] - samples.time[0];
+    double       a = samples.time[best] - dt, b = samples.time[best] + dt;
+    const double r = 0.5 * (std::sqrt(5.0) - 1);
+    double       c = b - r * (b - a), d = a + r * (b - a), fc = at(c), fd = at(d);
+    while (b - a > 1e-10 * period)
+      if (fc > fd)
+        b = d, d = c, fd = fc, c = b - r * (b - a), fc = at(c);
+      else
+        a = c, c = d, fc = fd, d = a + r * (b - a), fd = at(d);
+    return std::max({at_best, fc, fd});
   }
 
   namespace
@@ -72,7 +116,31 @@ namespace vibroimpact::periodic
     {
       std::string reason;
       bool        tongue = false;
+      bool        rejected_start = false; // a restart's first orbit is not the one sought
+      bool        grazing = false;        // the steps crawl toward a grazing: locate it, restart past it
     };
+
+    // The last points crawl toward a grazing, where the map has a kink and LOCA's steps shrink
+    // without end: over five steps the parameter moved by less than 1e-4 (relative) a step while
+    // the smallest impact velocity or open-gap minimum fell every step.
+    bool approaching_grazing(const std::vector<BranchPoint> &points, const bool free)
+    {
+      constexpr std::size_t steps = 5;
+      if (points.size() < steps + 1)
+        return false;
+      bool velocity_falls = points.back().impacts > 0, gap_falls = std::isfinite(points.back().grazing_gap);
+      for (std::size_t k = points.size() - steps; k < points.size(); ++k)
+        {
+          const BranchPoint &a = points[k - 1], &b = points[k];
+          const double       moved = free ? std::abs(b.energy - a.energy) / std::max(a.energy, 1e-300)
+                                          : std::abs(b.frequency - a.frequency) / a.frequency;
+          if (moved > 1e-4 || b.impacts != a.impacts || b.sticking_phases != a.sticking_phases)
+            return false;
+          velocity_falls = velocity_falls && b.min_impact_velocity < a.min_impact_velocity;
+          gap_falls      = gap_falls && b.grazing_gap < a.grazing_gap;
+        }
+      return velocity_falls || gap_falls;
+    }
 
     // Whether the last three points have the frequency locked while the energy moves: the
     // branch has entered an internal-resonance tongue (the criterion of tongues.h).
@@ -106,31 +174,72 @@ namespace vibroimpact::periodic
       }
     };
 
-    // Fails a corrector whose latest iterate's period left the band |T/T_last − 1| ≤ limit around
-    // the last point's (LOCA then shortens the step): `period_change` reads the iterate that NOX
-    // evaluated last.
-    class PeriodChangeTest : public NOX::StatusTest::Generic
+    // Fails a corrector that leaves the branch it steps along (LOCA then retries with a shorter
+    // step): its iterate's period left the band |T/T_last − 1| ≤ Maximum period change (free
+    // families), it moved farther from its predictor than Maximum corrector distance × the step
+    // (Newton sliding along the arc-length hyperplane to another orbit), or its number of impacts
+    // or sticking phases per period changed on a step longer than Grazing step. `iterate` reads
+    // the iterate that NOX evaluated last.
+    class SameFamilyTest : public NOX::StatusTest::Generic
     {
     public:
-      PeriodChangeTest(std::function<double()> period_change, const double limit)
-        : period_change_(std::move(period_change))
-        , limit_(limit)
-      {}
-      NOX::StatusTest::StatusType checkStatus(const NOX::Solver::Generic &, NOX::StatusTest::CheckType) override
+      struct Iterate
       {
-        status_ = period_change_() > limit_ ? NOX::StatusTest::Failed : NOX::StatusTest::Unconverged;
+        double period_change = 0.0;   // |T/T_last − 1|; 0 for forced orbits
+        bool   contacts_changed = false; // impacts or sticking phases differ from the last point's
+        bool   forced = false;
+      };
+
+      SameFamilyTest(std::function<Iterate()> iterate, const ContinuationSettings &settings)
+        : iterate_(std::move(iterate))
+        , settings_(settings)
+      {}
+
+      NOX::StatusTest::StatusType checkStatus(const NOX::Solver::Generic &solver, NOX::StatusTest::CheckType) override
+      {
+        status_ = NOX::StatusTest::Unconverged;
+        const auto *group = dynamic_cast<const LOCA::MultiContinuation::ExtendedGroup *>(&solver.getSolutionGroup());
+        if (solver.getNumIterations() == 0) // the predictor, before the first Newton step
+          {
+            predictor_ = group ? group->getX().clone() : Teuchos::null;
+            return status_;
+          }
+        const Iterate now = iterate_();
+        if (settings_.max_period_change > 0 && now.period_change > settings_.max_period_change)
+          return status_ = NOX::StatusTest::Failed;
+        if (!group || predictor_.is_null())
+          return status_;
+        const double step = distance(*predictor_, group->getPrevX());
+        if (step == 0) // the first solve of a run: no predictor to keep to
+          return status_;
+        // Across a grazing the orbit moves like the square root of the step: a short step that
+        // changes the contacts may move its corrector farther than the step.
+        if (now.contacts_changed)
+          return status_ = now.forced && settings_.grazing_step > 0 && std::abs(group->getStepSize()) > settings_.grazing_step
+                             ? NOX::StatusTest::Failed : NOX::StatusTest::Unconverged;
+        if (settings_.max_corrector_distance > 0 &&
+            distance(group->getX(), *predictor_) > settings_.max_corrector_distance * step)
+          return status_ = NOX::StatusTest::Failed;
         return status_;
       }
       NOX::StatusTest::StatusType getStatus() const override { return status_; }
       std::ostream &print(std::ostream &stream, int indent) const override
       {
-        return stream << std::string(indent, ' ') << "period change within " << limit_ << ": " << status_ << "\n";
+        return stream << std::string(indent, ' ') << "on the same family: " << status_ << "\n";
       }
 
     private:
-      std::function<double()>     period_change_;
-      double                      limit_;
-      NOX::StatusTest::StatusType status_ = NOX::StatusTest::Unevaluated;
+      static double distance(const NOX::Abstract::Vector &a, const NOX::Abstract::Vector &b)
+      {
+        const auto d = a.clone(NOX::DeepCopy);
+        d->update(-1.0, b, 1.0);
+        return d->norm();
+      }
+
+      std::function<Iterate()>                 iterate_;
+      const ContinuationSettings              &settings_;
+      Teuchos::RCP<NOX::Abstract::Vector>      predictor_;
+      NOX::StatusTest::StatusType              status_ = NOX::StatusTest::Unevaluated;
     };
 
     // The shooting system in scaled unknowns, for LOCA's LAPACK group. Free families:
@@ -201,14 +310,28 @@ namespace vibroimpact::periodic
         return true;
       }
 
-      // |T/T_last − 1| of the iterate evaluated last (T_last: the last point's period, or the
-      // start's); 0 for forced orbits, whose period is the forcing's.
-      double period_change() const
+      // The iterate evaluated last against the last point: |T/T_last − 1| (T_last: the last
+      // point's period, or the start's; 0 for forced orbits, whose period is the forcing's), and
+      // whether its impacts or sticking phases per period differ.
+      SameFamilyTest::Iterate iterate() const
       {
-        if (!free_ || cache_.key.empty())
-          return 0.0;
-        const double last = branch_.points.empty() ? period_scale_ : branch_.points.back().period;
-        return std::abs(cache_.key[n_] * period_scale_ / last - 1.0);
+        SameFamilyTest::Iterate it;
+        it.forced = !free_;
+        if (cache_.key.empty())
+          return it;
+        if (free_)
+          {
+            const double last = branch_.points.empty() ? period_scale_ : branch_.points.back().period;
+            it.period_change  = std::abs(cache_.key[n_] * period_scale_ / last - 1.0);
+          }
+        if (!branch_.points.empty())
+          {
+            BranchPoint counts;
+            count_contact_events(counts, cache_.flow.events);
+            const BranchPoint &last = branch_.points.back();
+            it.contacts_changed = counts.impacts != last.impacts || counts.sticking_phases != last.sticking_phases;
+          }
+        return it;
       }
 
       void printSolution(const NOX::LAPACK::Vector &X, const double parameter) override
@@ -350,8 +473,12 @@ namespace vibroimpact::periodic
         return cache_;
       }
 
-      void record(const NOX::LAPACK::Vector &X)
+    public:
+      // The orbit at scaled unknowns X and parameter p, with everything a branch point reports
+      // (the flow run again with its Jacobian): the continuation's and the locator's points.
+      BranchPoint make_point(const NOX::LAPACK::Vector &X, const double p)
       {
+        parameter_      = p;
         const Vector x0 = state(X);
         const double T  = period(X);
         if (forced_flow_)
@@ -359,31 +486,64 @@ namespace vibroimpact::periodic
         const FlowResult result = flow_.flow(x0, T, alpha(X), true);
         ++branch_.flow_evaluations;
 
-        BranchPoint p;
-        p.state     = x0;
-        p.period    = T;
-        p.frequency = 2 * M_PI / T;
-        p.energy    = flow_.energy(x0);
-        p.unfolding = alpha(X);
-        p.residual  = (result.x - x0).norm() / std::max(x0.norm(), 1e-300);
-        p.newton_iterations = counter ? counter->iterations : 0;
-        count_contact_events(p, result.events);
-        p.min_gap             = result.min_gap;
-        p.min_impact_velocity = result.min_impact_velocity;
-        p.max_penetration     = result.max_penetration;
-        p.grazing_gap         = result.grazing_gap;
-        p.multipliers         = floquet_multipliers(result.jacobian, free_ ? 2 : 0);
-        p.max_multiplier      = 0.0;
-        for (const auto &mu : p.multipliers)
-          p.max_multiplier = std::max(p.max_multiplier, std::abs(mu));
-        p.stable = p.max_multiplier <= 1.0 + settings_.stability_tolerance;
+        BranchPoint point;
+        point.state     = x0;
+        point.period    = T;
+        point.frequency = 2 * M_PI / T;
+        point.energy    = flow_.energy(x0);
+        point.unfolding = alpha(X);
+        point.residual  = (result.x - x0).norm() / std::max(x0.norm(), 1e-300);
+        point.newton_iterations = counter ? counter->iterations : 0;
+        count_contact_events(point, result.events);
+        point.min_gap             = result.min_gap;
+        point.min_impact_velocity = result.min_impact_velocity;
+        point.max_penetration     = result.max_penetration;
+        point.grazing_gap         = result.grazing_gap;
+        point.multipliers         = floquet_multipliers(result.jacobian, free_ ? 2 : 0);
+        point.max_multiplier      = 0.0;
+        for (const auto &mu : point.multipliers)
+          point.max_multiplier = std::max(point.max_multiplier, std::abs(mu));
+        point.stable = point.max_multiplier <= 1.0 + settings_.stability_tolerance;
         // Grazing: an impact at vanishing velocity, or a gap closing without an impact.
         const double velocity_scale = std::max(result.x.tail(n_ / 2).norm(), 1e-300);
         // Time steppers penetrate by O(h²): a hundredth of the largest displacement is allowed.
         const double length_scale = std::max(x0.head(n_ / 2).lpNorm<Eigen::Infinity>(), 1e-300);
-        p.admissible = p.max_penetration <= 1e-2 * length_scale && !(p.grazing_gap < 1e-6 * length_scale) &&
-                       (p.impacts == 0 || p.min_impact_velocity > 1e-6 * velocity_scale);
+        point.admissible = point.max_penetration <= 1e-2 * length_scale &&
+                           !(point.grazing_gap < 1e-6 * length_scale) &&
+                           (point.impacts == 0 || point.min_impact_velocity > 1e-6 * velocity_scale);
+        return point;
+      }
 
+      // Scaled unknowns and parameter of a branch point, and the residual and Jacobian there:
+      // what the special-point locator solves with.
+      NOX::LAPACK::Vector unknowns(const BranchPoint &point) const
+      {
+        NOX::LAPACK::Vector X(free_ ? n_ + 2 : n_);
+        for (Eigen::Index k = 0; k < n_; ++k)
+          X(k) = point.state[k] / state_scale_;
+        if (free_)
+          {
+            X(n_)     = point.period / period_scale_;
+            X(n_ + 1) = point.unfolding * period_scale_;
+          }
+        return X;
+      }
+      double parameter(const BranchPoint &point) const
+      {
+        return (free_ ? point.energy : point.frequency) / parameter_scale_;
+      }
+      // F(X, p) and ∂F/∂X (with_jacobian) in the scaled unknowns; a flow that fails throws.
+      std::pair<Vector, Matrix> residual(const NOX::LAPACK::Vector &X, const double p, const bool with_jacobian)
+      {
+        parameter_           = p;
+        const Evaluation &e  = evaluate(X, with_jacobian);
+        return {e.residual, with_jacobian ? e.jacobian : Matrix()};
+      }
+
+    private:
+      void record(const NOX::LAPACK::Vector &X)
+      {
+        BranchPoint p = make_point(X, parameter_);
         if (!branch_.points.empty())
           {
             const BranchPoint &q = branch_.points.back();
@@ -395,7 +555,8 @@ namespace vibroimpact::periodic
                 p.fold = (here - there) * (there - before) < 0;
               }
             p.impacts_changed = p.impacts != q.impacts;
-            p.jumped          = std::abs(p.period - q.period) > BranchPoint::jump_tolerance * q.period;
+            // A forced orbit's period is the forcing's: only a free family's can jump.
+            p.jumped = free_ && std::abs(p.period - q.period) > BranchPoint::jump_tolerance * q.period;
             const auto flips = [](const BranchPoint &b) {
               int n = 0;
               for (const auto &mu : b.multipliers)
@@ -405,7 +566,7 @@ namespace vibroimpact::periodic
             p.period_doubling = flips(p) != flips(q);
           }
         branch_.points.push_back(p);
-        set_reference(x0);
+        set_reference(p.state);
         if (progress_)
           progress_(p, static_cast<unsigned int>(branch_.points.size() - 1));
 
@@ -419,6 +580,8 @@ namespace vibroimpact::periodic
           throw StopContinuation{"entered a tongue at energy " + std::to_string(p.energy) + ", frequency " +
                                    std::to_string(p.frequency),
                                  true};
+        if (!free_ && approaching_grazing(branch_.points, free_))
+          throw StopContinuation{"approaching a grazing", false, false, true};
       }
 
       const PeriodicFlowMap     &flow_;
@@ -441,20 +604,68 @@ namespace vibroimpact::periodic
 
     // When a corrector has converged or failed: Newton stops below the residual tolerance (the
     // scaled residual is relative to the start state; the reported one, relative to each orbit's
-    // own size, is checked again), fails after Maximum Newton iterations, or at once when its
-    // period leaves the band of Maximum period change.
+    // own size, is checked again), fails after Maximum Newton iterations, or at once when it
+    // leaves its family (SameFamilyTest).
     Teuchos::RCP<NOX::StatusTest::Combo> corrector_tests(const ContinuationSettings &settings,
                                                          const ShootingInterface   &interface)
     {
       auto norm  = Teuchos::rcp(new NOX::StatusTest::NormF(0.1 * settings.tolerance, NOX::StatusTest::NormF::Unscaled));
       auto iters = Teuchos::rcp(new NOX::StatusTest::MaxIters(static_cast<int>(settings.max_newton)));
       auto combo = Teuchos::rcp(new NOX::StatusTest::Combo(NOX::StatusTest::Combo::OR));
-      if (settings.max_period_change > 0) // first: its failure outranks a converged norm
-        combo->addStatusTest(Teuchos::rcp(
-          new PeriodChangeTest([&interface] { return interface.period_change(); }, settings.max_period_change)));
+      // First: its failure outranks a converged norm.
+      combo->addStatusTest(Teuchos::rcp(new SameFamilyTest([&interface] { return interface.iterate(); }, settings)));
       combo->addStatusTest(norm);
       combo->addStatusTest(iters);
       return combo;
+    }
+
+    // LOCA's and NOX's parameters of one run: arc length in the scaled parameter p (bounds
+    // min_value, max_value), adaptive steps, the Newton observer `counter`, quiet unless
+    // VIBROIMPACT_LOCA_DEBUG is set.
+    Teuchos::RCP<Teuchos::ParameterList> loca_parameters(const ContinuationSettings &settings, const bool forced,
+                                                         const double min_value, const double max_value,
+                                                         const Teuchos::RCP<NewtonCounter> &counter)
+    {
+      auto  list   = Teuchos::rcp(new Teuchos::ParameterList);
+      auto &loca   = list->sublist("LOCA");
+      auto &stepper = loca.sublist("Stepper");
+      stepper.set("Continuation Method", "Arc Length");
+      stepper.set("Continuation Parameter", "p");
+      stepper.set("Initial Value", 1.0);
+      stepper.set("Max Value", max_value);
+      stepper.set("Min Value", min_value);
+      stepper.set("Max Steps", static_cast<int>(settings.max_points) + 10);
+      stepper.set("Max Nonlinear Iterations", static_cast<int>(settings.max_newton));
+      stepper.set("Compute Eigenvalues", false);
+      auto &step = loca.sublist("Step Size");
+      step.set("Method", "Adaptive");
+      step.set("Initial Step Size", settings.direction < 0 ? -settings.initial_step : settings.initial_step);
+      step.set("Min Step Size", settings.min_step);
+      step.set("Max Step Size", settings.max_step);
+      step.set("Aggressiveness", 0.5);
+      // A forced response's steps are bounded in the forcing frequency too: LOCA's scaling of the
+      // parameter's share of the arc length (down to 1e-3) would let one step cross a resonance.
+      if (forced)
+        stepper.set("Enable Arc Length Scaling", false);
+      // The first step on the tangent (dF/dp by differences), then secants: a corrector is then
+      // expected near its predictor from the first step on (SameFamilyTest).
+      loca.sublist("Predictor").set("Method", "Secant");
+      loca.sublist("Predictor").sublist("First Step Predictor").set("Method", "Tangent");
+      auto &nox = list->sublist("NOX");
+      nox.set("Nonlinear Solver", "Line Search Based");
+      nox.sublist("Line Search").set("Method", "Full Step");
+      nox.sublist("Solver Options").set<Teuchos::RCP<NOX::Observer>>("Observer", counter);
+      const bool debug = std::getenv("VIBROIMPACT_LOCA_DEBUG") != nullptr;
+      nox.sublist("Printing").set("Output Information", debug ? 0x7fff : 0);
+      if (!debug) // LOCA's step-size notes go to its output stream whatever the level
+        {
+          nox.sublist("Printing").set<Teuchos::RCP<std::ostream>>("Output Stream",
+                                                                  Teuchos::rcp(new Teuchos::oblackholestream));
+          nox.sublist("Printing").set<Teuchos::RCP<std::ostream>>("Error Stream",
+                                                                  Teuchos::rcp(new Teuchos::oblackholestream));
+        }
+
+      return list;
     }
 
     Branch run_loca(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
@@ -468,40 +679,10 @@ namespace vibroimpact::periodic
       // Parameters are scaled by their start value, so that the arc length sees O(1) numbers.
       const double scale = parameter_start;
       ShootingInterface interface(flow, forced_flow, settings, x0, period, scale, branch, progress);
-
-      auto  list   = Teuchos::rcp(new Teuchos::ParameterList);
-      auto &loca   = list->sublist("LOCA");
-      auto &stepper = loca.sublist("Stepper");
-      stepper.set("Continuation Method", "Arc Length");
-      stepper.set("Continuation Parameter", "p");
-      stepper.set("Initial Value", 1.0);
-      stepper.set("Max Value", parameter_max / scale);
-      stepper.set("Min Value", parameter_min / scale);
-      stepper.set("Max Steps", static_cast<int>(settings.max_points) + 10);
-      stepper.set("Max Nonlinear Iterations", static_cast<int>(settings.max_newton));
-      stepper.set("Compute Eigenvalues", false);
-      auto &step = loca.sublist("Step Size");
-      step.set("Method", "Adaptive");
-      step.set("Initial Step Size", settings.direction < 0 ? -settings.initial_step : settings.initial_step);
-      step.set("Min Step Size", settings.min_step);
-      step.set("Max Step Size", settings.max_step);
-      step.set("Aggressiveness", 0.5);
-      loca.sublist("Predictor").set("Method", "Secant");
-      auto &nox = list->sublist("NOX");
-      nox.set("Nonlinear Solver", "Line Search Based");
-      nox.sublist("Line Search").set("Method", "Full Step");
       interface.counter         = Teuchos::rcp(new NewtonCounter);
       interface.counter->report = settings.newton_iteration;
-      nox.sublist("Solver Options").set<Teuchos::RCP<NOX::Observer>>("Observer", interface.counter);
-      const bool debug = std::getenv("VIBROIMPACT_LOCA_DEBUG") != nullptr;
-      nox.sublist("Printing").set("Output Information", debug ? 0x7fff : 0);
-      if (!debug) // LOCA's step-size notes go to its output stream whatever the level
-        {
-          nox.sublist("Printing").set<Teuchos::RCP<std::ostream>>("Output Stream",
-                                                                  Teuchos::rcp(new Teuchos::oblackholestream));
-          nox.sublist("Printing").set<Teuchos::RCP<std::ostream>>("Error Stream",
-                                                                  Teuchos::rcp(new Teuchos::oblackholestream));
-        }
+      const auto list = loca_parameters(settings, forced_flow != nullptr, parameter_min / scale, parameter_max / scale,
+                                        interface.counter);
 
       auto               global = LOCA::createGlobalData(list, Teuchos::rcp(new LOCA::LAPACK::Factory));
       LOCA::ParameterVector parameters;
@@ -527,6 +708,9 @@ namespace vibroimpact::periodic
         {
           branch.stop_reason    = stop.reason;
           branch.entered_tongue = stop.tongue;
+          if (stop.rejected_start)
+            branch.points.clear();
+          branch.failed = stop.rejected_start || stop.grazing;
         }
       catch (const std::exception &error)
         {
@@ -560,90 +744,443 @@ namespace vibroimpact::periodic
       return branch;
     }
 
-    // LOCA until it fails, then again from just beyond the last orbit (Newton from it, the
-    // parameter moved by Restart jump): a family whose map has a kink there (a grazing that
-    // adds an impact per period, a chatter sequence gaining an impact) goes on past it.
+    // Where a restart may land: near the last orbit (a restart landing far away is on another
+    // family: Newton from the last orbit can jump there).
+    bool near_last(const BranchPoint &before, const BranchPoint &after)
+    {
+      return std::abs(after.period - before.period) <= 0.05 * before.period &&
+             (after.state - before.state).norm() <= 0.2 * before.state.norm();
+    }
+
+    // Orbits of a branch found off LOCA's steps: Newton on the shooting system bordered by a
+    // plane tᵀz = c in z = (scaled unknowns, parameter), the pseudo-arclength form, so that it
+    // holds through folds. What locates special points and starts a branch past a grazing.
+    class OrbitSolver
+    {
+    public:
+      OrbitSolver(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow, const ContinuationSettings &settings,
+                  const BranchPoint &reference)
+        : settings_(settings)
+        , interface_(flow, forced_flow, settings, reference.state, reference.period,
+                     forced_flow ? reference.frequency : reference.energy, scratch_, {})
+      {}
+
+      Vector z(const BranchPoint &point) const
+      {
+        const auto X = interface_.unknowns(point);
+        Vector     out(X.length() + 1);
+        for (int k = 0; k < X.length(); ++k)
+          out[k] = X(k);
+        out[X.length()] = interface_.parameter(point);
+        return out;
+      }
+
+      // The orbit on the plane tᵀz = c, Newton from `guess`; empty when Newton does not converge.
+      std::optional<BranchPoint> on_plane(const Vector &guess, const Vector &t, const double c)
+      {
+        Vector             zk = guess;
+        const Eigen::Index m  = zk.size() - 1;
+        try
+          {
+            for (unsigned int iteration = 0; iteration < settings_.max_newton + 8; ++iteration)
+              {
+                const double p              = zk[m];
+                const auto   X              = unknowns(zk);
+                const auto [F, J]           = interface_.residual(X, p, true);
+                const double plane          = t.dot(zk) - c;
+                if (F.norm() < 0.1 * settings_.tolerance && std::abs(plane) < 1e-12 * (1 + std::abs(c)))
+                  return interface_.make_point(X, p);
+                const double dp = 1e-7 * std::max(1.0, std::abs(p));
+                const Vector Fp = (interface_.residual(X, p + dp, false).first -
+                                   interface_.residual(X, p - dp, false).first) / (2 * dp);
+                Matrix A(m + 1, m + 1);
+                A.topLeftCorner(m, m) = J;
+                A.topRightCorner(m, 1) = Fp;
+                A.bottomRows(1) = t.transpose();
+                Vector rhs(m + 1);
+                rhs.head(m) = -F;
+                rhs[m]      = -plane;
+                zk += A.partialPivLu().solve(rhs);
+                if (!zk.allFinite())
+                  return std::nullopt;
+              }
+          }
+        catch (const std::runtime_error &)
+          {
+          }
+        return std::nullopt;
+      }
+
+      // ∂F/∂X at z (scaled unknowns and parameter).
+      Matrix jacobian(const Vector &z) { return interface_.residual(unknowns(z), z[z.size() - 1], true).second; }
+
+    private:
+      static NOX::LAPACK::Vector unknowns(const Vector &z)
+      {
+        NOX::LAPACK::Vector X(static_cast<int>(z.size() - 1));
+        for (int k = 0; k < X.length(); ++k)
+          X(k) = z[k];
+        return X;
+      }
+
+      const ContinuationSettings &settings_;
+      Branch                      scratch_;
+      ShootingInterface           interface_;
+    };
+
+    bool same_contacts(const BranchPoint &a, const BranchPoint &b)
+    {
+      return a.impacts == b.impacts && a.sticking_phases == b.sticking_phases;
+    }
+
+    // Where the stretch through `before` and `last` ends beyond `last`, in its parameter (a
+    // grazing: its orbits gain or lose an impact or a sticking phase, or stop existing; near it
+    // the orbit moves like the square root of the parameter, so the branch is monotone in it):
+    // bisection on whether the orbit at a fixed parameter is still of the stretch's kind (same
+    // contacts, near `last`), down to 1e-11 of the parameter. The last such orbit, or empty when
+    // the stretch goes on over 1024 of its last steps.
+    std::optional<BranchPoint> locate_stretch_end(OrbitSolver &solver, const BranchPoint &before,
+                                                  const BranchPoint &last)
+    {
+      const Vector       zb   = solver.z(last);
+      const Eigen::Index m    = zb.size() - 1;
+      const double       step = zb[m] - solver.z(before)[m];
+      if (!(std::abs(step) > 0))
+        return std::nullopt;
+      const Vector t = Vector::Unit(m + 1, m);
+      // The two last orbits of the kind: Newton starts on their secant (from the last one alone,
+      // near a nonsmooth fold it would land on the orbit of the other side, which is as near).
+      Vector     z_ok = zb, z_before = solver.z(before);
+      const auto of_kind = [&](const double p) -> std::optional<BranchPoint> {
+        const Vector guess = z_ok + (p - z_ok[m]) / (z_ok[m] - z_before[m]) * (z_ok - z_before);
+        auto         orbit = solver.on_plane(guess, t, p);
+        if (orbit && same_contacts(*orbit, last) && near_last(last, *orbit))
+          return orbit;
+        return std::nullopt;
+      };
+      const auto accept = [&](const BranchPoint &orbit) {
+        z_before = z_ok;
+        z_ok     = solver.z(orbit);
+      };
+      double                     ok = zb[m], bad = zb[m] + step;
+      std::optional<BranchPoint> end = last;
+      // LOCA's last steps crawl: the end may lie a thousand of them further.
+      for (double reach = 1; reach <= 1024; reach *= 2, bad = zb[m] + reach * step)
+        {
+          auto orbit = of_kind(bad);
+          if (!orbit)
+            break;
+          if (reach == 1024)
+            return std::nullopt;
+          ok = bad, end = orbit, accept(*orbit);
+        }
+      while (std::abs(bad - ok) > 1e-11 * std::abs(ok))
+        {
+          const double mid = 0.5 * (ok + bad);
+          if (auto orbit = of_kind(mid))
+            ok = mid, end = orbit, accept(*orbit);
+          else
+            bad = mid;
+        }
+      return end;
+    }
+
+    double branch_parameter(const BranchPoint &p, const bool free) { return free ? p.energy : p.frequency; }
+
+    // Test functions of the special points, from ∂F/∂X (forced: M − I; free: the bordered
+    // Jacobian in (x0, T, α), whose state block is M − I): each changes sign where its point is
+    // crossed. sign(det A)·|det A|^(1/m) keeps the sign and stays finite for large m.
+    double signed_root_det(const Matrix &A)
+    {
+      const Eigen::PartialPivLU<Matrix> lu(A);
+      const Vector diagonal = lu.matrixLU().diagonal();
+      double       log_size = 0, sign = lu.permutationP().determinant();
+      for (Eigen::Index k = 0; k < diagonal.size(); ++k)
+        {
+          if (diagonal[k] == 0)
+            return 0.0;
+          sign *= diagonal[k] < 0 ? -1 : 1;
+          log_size += std::log(std::abs(diagonal[k]));
+        }
+      return sign * std::exp(log_size / static_cast<double>(diagonal.size()));
+    }
+    // A fold (or a branch point): F_X singular, a multiplier at +1.
+    double fold_test(const Matrix &J, Eigen::Index) { return signed_root_det(J); }
+    // A period doubling: det(M + I) = det((M − I) + 2I) over the state block, a multiplier at −1.
+    double doubling_test(const Matrix &J, const Eigen::Index n)
+    {
+      return signed_root_det(J.topLeftCorner(n, n) + 2 * Matrix::Identity(n, n));
+    }
+
+    // Where the test function changes sign between the consecutive points a and b of one stretch:
+    // Illinois false position in the arc length s along their secant, each orbit found on the
+    // plane tᵀz = tᵀz_a + s, to 1e-12 of the secant's length (the parameter there to ~1e-12).
+    std::optional<BranchPoint> locate_between(OrbitSolver &solver, const BranchPoint &a, const BranchPoint &b,
+                                              const std::function<double(const Matrix &, Eigen::Index)> &test,
+                                              const Eigen::Index n)
+    {
+      const Vector za = solver.z(a), zb = solver.z(b);
+      const double length = (zb - za).norm();
+      if (!(length > 0))
+        return std::nullopt;
+      const Vector t  = (zb - za) / length;
+      double       lo = 0, hi = length, f_lo = test(solver.jacobian(za), n), f_hi = test(solver.jacobian(zb), n);
+      if (!(f_lo * f_hi < 0))
+        return std::nullopt;
+      std::optional<BranchPoint> found;
+      int                        side = 0;
+      for (int k = 0; k < 80 && hi - lo > 1e-12 * length; ++k)
+        {
+          const double s     = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
+          auto         orbit = solver.on_plane(za + s * t, t, t.dot(za) + s);
+          if (!orbit)
+            return std::nullopt;
+          const double f = test(solver.jacobian(solver.z(*orbit)), n);
+          found          = orbit;
+          if (f * f_lo > 0)
+            {
+              lo = s, f_lo = f;
+              f_hi *= side == -1 ? 0.5 : 1.0; // Illinois: halve the end that stayed
+              side = -1;
+            }
+          else
+            {
+              hi = s, f_hi = f;
+              f_lo *= side == 1 ? 0.5 : 1.0;
+              side = 1;
+            }
+          if (f == 0)
+            break;
+        }
+      return found;
+    }
+
+    // Folds, branch points and period doublings located between consecutive points of one
+    // stretch (same contacts, no restart between) where their test function changes sign, and
+    // inserted there (BranchPoint::special). A fold is where the parameter turns; a sign change
+    // of the same test where it does not is a branch point.
+    void locate_special_points(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
+                               const ContinuationSettings &settings, Branch &branch)
+    {
+      if (branch.points.size() < 2 || io::interrupt_signal() != 0)
+        return;
+      const bool         free = forced_flow == nullptr;
+      const Eigen::Index n    = flow.dimension();
+      OrbitSolver        solver(flow, forced_flow, settings, branch.points.front());
+      std::vector<BranchPoint> points{branch.points.front()};
+      for (std::size_t k = 1; k < branch.points.size(); ++k)
+        {
+          const BranchPoint &a = branch.points[k - 1], &b = branch.points[k];
+          if (same_contacts(a, b) && !b.restarted && a.special.empty() && b.special.empty())
+            {
+              std::vector<BranchPoint> found;
+              if (auto fold = locate_between(solver, a, b, fold_test, n))
+                {
+                  const double pa = branch_parameter(a, free), pf = branch_parameter(*fold, free),
+                               pb = branch_parameter(b, free);
+                  fold->special = (pf - pa) * (pb - pf) < 0 ? "fold" : "branch point";
+                  found.push_back(*fold);
+                }
+              if (auto doubling = locate_between(solver, a, b, doubling_test, n))
+                {
+                  doubling->special = "period doubling";
+                  found.push_back(*doubling);
+                }
+              const auto along = [&](const BranchPoint &p) { return (solver.z(p) - solver.z(a)).norm(); };
+              std::sort(found.begin(), found.end(), [&](const auto &x, const auto &y) { return along(x) < along(y); });
+              points.insert(points.end(), found.begin(), found.end());
+            }
+          points.push_back(b);
+        }
+      branch.points = std::move(points);
+    }
+
+
+    // One way past the point where LOCA failed: LOCA from a guess (the last orbit, or one through
+    // the located grazing) at a parameter value, kept going while its first orbit is accepted.
+    struct RestartAttempt
+    {
+      Vector state;
+      double period, parameter, direction;
+      // Its first orbit has to differ from the stretch just traced in impacts or sticking phases
+      // (a start that is the other side of a grazing, not the way back).
+      bool other_side;
+    };
+
+    // The ways past the end of a stretch (`stretch`, its points in order) at `end` (its located
+    // grazing, or its last orbit): onward by Restart jump from it; from the stretch's orbit at
+    // 10⁻⁴, 10⁻³ and 10⁻² of the parameter before it (Newton from the grazing orbit itself, where
+    // the map's Jacobian is unbounded, can fail), onward the same, and that orbit reflected through
+    // the end (2 x_end − x),
+    // at the parameter continued (the other side going on: an impact gained) and at the parameter
+    // turned back (a nonsmooth fold: the orbit with one impact fewer or more leaves the way the
+    // branch came, as the unstable one-impact orbit of a forced oscillator meeting the orbit
+    // without impacts); turned back by Restart jump; onward by 10× and 100× that.
+    std::vector<RestartAttempt> restart_attempts(const std::vector<BranchPoint> &stretch, const BranchPoint &end,
+                                                 const bool free, const double onward, const double jump)
+    {
+      const double                pe = branch_parameter(end, free);
+      std::vector<RestartAttempt> attempts{{end.state, end.period, pe * (1 + onward * jump), onward, false}};
+      for (const double distance : {1e-4, 1e-3, 1e-2})
+        {
+          // The stretch's point nearest that far before the end.
+          const BranchPoint *before = nullptr;
+          for (const auto &p : stretch)
+            if (std::abs(branch_parameter(p, free) - pe) >= distance * std::abs(pe))
+              before = &p;
+          if (before == nullptr)
+            continue;
+          const double pb      = branch_parameter(*before, free);
+          const Vector through = 2 * end.state - before->state;
+          const double period  = 2 * end.period - before->period;
+          attempts.push_back({before->state, before->period, pe * (1 + onward * jump), onward, false});
+          attempts.push_back({through, period, 2 * pe - pb, onward, true});
+          attempts.push_back({through, period, pb, -onward, true});
+        }
+      attempts.push_back({end.state, end.period, pe * (1 - onward * jump), -onward, true});
+      // Further on, from the end and from the stretch's orbit farthest before it.
+      const BranchPoint &first = stretch.front();
+      for (const double factor : {10.0, 100.0})
+        for (const BranchPoint *start : {&end, &first})
+          attempts.push_back({start->state, start->period, pe * (1 + factor * onward * jump), onward, false});
+      return attempts;
+    }
+
+    // A free family's ways past where LOCA failed: onward from its last orbit by Restart jump,
+    // 10× and 100× that (its grazings gain an impact going on; the forced response's turns of
+    // restart_attempts are not needed there, and its restarts keep to what the tests of the
+    // conservative families measured).
+    std::vector<RestartAttempt> onward_attempts(const BranchPoint &last, const double onward, const double jump)
+    {
+      std::vector<RestartAttempt> attempts;
+      for (const double factor : {1.0, 10.0, 100.0})
+        attempts.push_back({last.state, last.period, last.energy * (1 + factor * onward * jump), onward, false});
+      return attempts;
+    }
+
+    // A located grazing that was located before (same contacts, parameter to 1e-8): the branch
+    // has come round (a closed loop of chatter orbits) and would go round again.
+    bool closes_on_itself(const std::vector<BranchPoint> &points, const BranchPoint &grazing, const bool free)
+    {
+      const double here = branch_parameter(grazing, free);
+      return std::any_of(points.begin(), points.end(), [&](const BranchPoint &p) {
+        return p.special == "grazing" && same_contacts(p, grazing) &&
+               std::abs(branch_parameter(p, free) - here) <= 1e-8 * std::abs(here);
+      });
+    }
+
+    // The stretch the last LOCA run ended on: its points back to the last change of contacts or
+    // restart. A last point across a change of contacts (LOCA stepped over the kink on a step
+    // shorter than Grazing step and failed after it) is dropped: the located kink replaces it.
+    std::vector<BranchPoint> last_stretch(Branch &branch, const bool free)
+    {
+      auto &points = branch.points;
+      if (!free && points.size() >= 2 && !same_contacts(points[points.size() - 2], points.back()) && !points.back().restarted)
+        points.pop_back();
+      std::size_t first = points.size() - 1;
+      while (first > 0 && same_contacts(points[first - 1], points.back()) && !points[first].restarted)
+        --first;
+      return {points.begin() + static_cast<std::ptrdiff_t>(first), points.end()};
+    }
+
+    // The first restart attempt whose first orbit is accepted (near the end, on the other side
+    // where asked), continued by LOCA; else, for a forced response, the first that converged
+    // anywhere, marked `jumped` (a visible break).
+    std::optional<Branch> restart_past(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
+                                       const ContinuationSettings &settings, const std::vector<RestartAttempt> &attempts,
+                                       const BranchPoint &end, const std::size_t offset, const double parameter_min,
+                                       const double parameter_max, unsigned long &evaluations,
+                                       const ProgressCallback &progress)
+    {
+      const bool free = forced_flow == nullptr;
+      for (const bool allow_far : {false, true})
+        for (const auto &attempt : attempts)
+          {
+            if (attempt.parameter > parameter_max || attempt.parameter < parameter_min || io::interrupt_signal() != 0 ||
+                (allow_far && (free || attempt.other_side)))
+              continue;
+            ContinuationSettings here = settings;
+            here.direction            = attempt.direction;
+            here.max_points           = settings.max_points - static_cast<unsigned int>(offset);
+            const auto shifted        = [&](const BranchPoint &p, unsigned int k) {
+              if (k == 0)
+                {
+                  const bool far = !near_last(end, p);
+                  if ((far && !allow_far) || (attempt.other_side && same_contacts(p, end)))
+                    throw StopContinuation{"restart rejected", false, true};
+                }
+              if (progress)
+                progress(p, static_cast<unsigned int>(offset + k));
+            };
+            Branch part = run_loca(flow, forced_flow, here, attempt.state, attempt.period, attempt.parameter,
+                                   parameter_min, parameter_max, shifted);
+            evaluations += part.flow_evaluations;
+            if (part.points.empty())
+              continue;
+            part.points.front().restarted = true;
+            part.points.front().jumped    = allow_far;
+            return part;
+          }
+      return std::nullopt;
+    }
+
+    // LOCA until it fails; then the grazing where its stretch ended is located (inserted as a
+    // special point), and LOCA starts again past it (restart_attempts). A family whose map has
+    // a kink (a grazing that adds an impact per period, a chatter sequence gaining an impact)
+    // goes on past it. A restart that lands only on another orbit ends a free family; a forced
+    // response keeps it as a visible break (`restarted` and `jumped`), the way a sweep jumps.
     Branch run_with_restarts(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
                              const ContinuationSettings &settings, Vector x0, double period, double parameter,
                              const double parameter_min, const double parameter_max, const ProgressCallback &progress)
     {
-      Branch total;
-      double jump = settings.restart_jump, restart_direction = settings.direction;
-      for (unsigned int restart = 0;; ++restart)
+      const bool free  = forced_flow == nullptr;
+      Branch     total = run_loca(flow, forced_flow, settings, x0, period, parameter, parameter_min, parameter_max,
+                                  progress);
+      for (unsigned int restart = 0; total.failed && !total.points.empty() && restart < settings.max_restarts &&
+                                     total.points.size() < settings.max_points && io::interrupt_signal() == 0;
+           ++restart)
         {
-          ContinuationSettings here = settings;
-          here.direction            = restart_direction;
-          here.max_points           = settings.max_points - static_cast<unsigned int>(total.points.size());
-          const std::size_t offset  = total.points.size();
-          const auto        shifted = [&](const BranchPoint &p, unsigned int k) {
-            if (progress)
-              progress(p, static_cast<unsigned int>(offset + k));
-          };
-          Branch part = run_loca(flow, forced_flow, here, x0, period, parameter, parameter_min, parameter_max, shifted);
-          total.flow_evaluations += part.flow_evaluations;
-          // A restart must land near where the branch stopped; an orbit far from it belongs to
-          // another family (Newton from the last orbit can jump there), which is not this branch.
-          // A forced response may jump (the response past a grazing of a chatter sequence is
-          // another orbit at the same forcing, as in a sweep): kept, flagged `jumped`.
-          if (restart > 0 && !part.points.empty())
+          total.restarts.push_back(total.stop_reason);
+          const auto         stretch = last_stretch(total, free);
+          const BranchPoint &last    = stretch.back();
+          const double onward = stretch.size() >= 2 ? (branch_parameter(last, free) >=
+                                                       branch_parameter(stretch[stretch.size() - 2], free) ? 1.0 : -1.0)
+                                                    : settings.direction;
+          BranchPoint end = last;
+          if (!free && stretch.size() >= 2)
             {
-              const auto &before = total.points.back(), &after = part.points.front();
-              const bool  near   = std::abs(after.period - before.period) <= 0.05 * before.period &&
-                                (after.state - before.state).norm() <= 0.2 * before.state.norm();
-              if (!near && forced_flow != nullptr)
-                part.points.front().jumped = true;
-              else if (!near)
+              OrbitSolver solver(flow, forced_flow, settings, last);
+              if (auto located = locate_stretch_end(solver, stretch[stretch.size() - 2], last))
                 {
-                  total.stop_reason = total.restarts.back() + "; a restart past it found only another family (T = " +
-                                      std::to_string(after.period) + ")";
-                  break;
+                  end         = *located;
+                  end.special = "grazing";
+                  if (closes_on_itself(total.points, end, free))
+                    {
+                      total.stop_reason = "the branch closes on itself: the grazing at " +
+                                          std::to_string(branch_parameter(end, free)) + " was passed before";
+                      break;
+                    }
+                  total.points.push_back(end);
+                  if (progress)
+                    progress(end, static_cast<unsigned int>(total.points.size() - 1));
                 }
             }
-          if (restart > 0 && !part.points.empty())
-            part.points.front().restarted = true;
-          total.points.insert(total.points.end(), part.points.begin(), part.points.end());
-          total.failed         = part.failed;
-          total.stop_reason    = part.stop_reason;
-          total.entered_tongue = part.entered_tongue;
-          if (io::interrupt_signal() != 0)
-            break;
-          if (restart > 0 && part.points.empty())
+          auto found = restart_past(flow, forced_flow, settings,
+                                    free ? onward_attempts(last, onward, settings.restart_jump)
+                                         : restart_attempts(stretch, end, free, onward, settings.restart_jump),
+                                    end, total.points.size(), parameter_min, parameter_max, total.flow_evaluations,
+                                    progress);
+          if (!found)
             {
-              // Nothing converged past the kink: jump further (10× at most twice), then give up.
               total.stop_reason = "no orbit beyond the last point (" + total.restarts.back() + ")";
-              if (jump < 100 * settings.restart_jump && restart < settings.max_restarts)
-                {
-                  jump *= 10;
-                  const auto &last   = total.points.back();
-                  const bool  free   = forced_flow == nullptr;
-                  const double value = free ? last.energy : last.frequency;
-                  parameter          = value * (1 + restart_direction * jump);
-                  continue;
-                }
               break;
             }
-          jump = settings.restart_jump;
-          if (!part.failed || part.points.empty() || restart >= settings.max_restarts ||
-              total.points.size() >= settings.max_points)
-            break;
-          // Restart past the last point, toward the upper bound (the way every branch is traced:
-          // energy up from grazing, forcing frequency up from its minimum).
-          const auto  &last  = total.points.back();
-          const bool   free  = forced_flow == nullptr;
-          const auto   value = [&](const BranchPoint &p) { return free ? p.energy : p.frequency; };
-          // Onward: the way the branch was going (energy up from grazing, forcing frequency up;
-          // down for a family that leaves grazing toward lower energies and has not turned).
-          const std::size_t n_points = total.points.size();
-          const double direction =
-            n_points >= 2 ? (value(last) >= value(total.points[n_points - 2]) ? 1.0 : -1.0) : settings.direction;
-          restart_direction = direction;
-          parameter = value(last) * (1 + direction * jump);
-          if (parameter > parameter_max || parameter < parameter_min)
-            break;
-          total.restarts.push_back(part.stop_reason);
-          x0     = last.state;
-          period = last.period;
+          total.points.insert(total.points.end(), found->points.begin(), found->points.end());
+          total.failed         = found->failed;
+          total.stop_reason    = found->stop_reason;
+          total.entered_tongue = found->entered_tongue;
         }
+      locate_special_points(flow, forced_flow, settings, total);
       return total;
     }
   } // namespace

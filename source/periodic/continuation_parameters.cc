@@ -72,6 +72,13 @@ namespace vibroimpact::periodic
       s.add("Restarts", p.max_restarts, 0, 10000,
             "After Newton fails (a grazing adds an impact per period, a chatter sequence gains one), restart from the "
             "last orbit this many times at most, the parameter moved by Restart jump.");
+      s.add("Maximum corrector distance", p.max_corrector_distance, io::non_negative(),
+            "A Newton corrector that moves farther from its predictor than this multiple of the step has left the "
+            "branch for another orbit: the step is refused and retried shorter; 0: off.");
+      s.add("Grazing step", p.grazing_step, io::non_negative(),
+            "Forced responses: largest step (scaled arc length) on which the number of impacts or sticking phases "
+            "per period may change: a longer step that changes it is retried shorter, so that a grazing is approached "
+            "and located instead of stepped over; 0: any step may change it.");
       s.add("Restart jump", p.restart_jump, io::in_range(1e-8, 0.5), "Relative parameter change of a restart.");
       s.add("Tongue jump", p.tongue_jump, io::in_range(0, 1),
             "Free families started on the map's own orbit guess (the one-impact orbit; elastic contacts: the "

@@ -48,7 +48,7 @@ namespace boost::serialization
   {
     ar &p.period &p.frequency &p.energy &p.impacts &p.sticking_phases &p.multipliers &p.max_multiplier &p.stable;
     ar &p.newton_iterations &p.residual &p.admissible &p.min_gap &p.min_impact_velocity &p.max_penetration;
-    ar &p.grazing_gap &p.unfolding &p.fold &p.period_doubling &p.impacts_changed &p.restarted &p.jumped &p.state;
+    ar &p.grazing_gap &p.unfolding &p.fold &p.period_doubling &p.impacts_changed &p.restarted &p.jumped &p.special &p.state;
   }
 
   template <class Archive>
@@ -134,6 +134,48 @@ namespace vibroimpact::studies
       gp << "\n";
       io::run_gnuplot(out / "fep.gp", gp.str());
     }
+    // frc.png: each probe's amplitude (its largest |u| over the orbit) against the forcing
+    // frequency, stable parts solid, unstable dashed (a line breaks where stability changes),
+    // the located special points marked and named.
+    void plot_forced_response(io::OutputFolder &out, const io::CsvTable &table, const std::size_t n_branches)
+    {
+      const auto column = [&](const std::string &name) {
+        for (std::size_t k = 0; k < table.columns.size(); ++k)
+          if (table.columns[k].name == name)
+            return std::to_string(k + 1);
+        throw std::logic_error("branch.csv has no column " + name);
+      };
+      std::ostringstream gp;
+      gp << "# Forced response curves of branch.csv (written by vibroimpact continue): amplitude against\n"
+         << "# the forcing frequency, stable solid, unstable dashed, special points marked.\n"
+         << "set terminal pngcairo size 900,600\nset output 'frc.png'\nset datafile separator ','\n"
+         << "set key outside right\nset grid\nset xlabel 'forcing frequency [rad/s]'\n"
+         << "set ylabel 'amplitude (largest |u| over the orbit)'\nplot ";
+      const std::string special = column("special");
+      bool              first   = true;
+      for (const auto &c : table.columns)
+        {
+          if (c.name.rfind("amplitude_", 0) != 0)
+            continue;
+          const std::string amplitude = column(c.name), probe = c.name.substr(10);
+          for (std::size_t b = 0; b < n_branches; ++b)
+            for (const int stable : {1, 0})
+              {
+                gp << (first ? "" : ", \\\n     ") << "'branch.csv' every ::1 using (($1 == " << b << " && $10 == " << stable
+                   << ") ? $4 : 1/0):" << amplitude << " with lines lw 2 dt " << (stable ? 1 : 2) << " lc " << b + 1
+                   << " title '" << probe << (stable ? " stable" : " unstable") << "'";
+                first = false;
+              }
+          // The rows with a special point, filtered by awk: gnuplot's strcol of an empty last field
+          // returns the previous row's text.
+          const std::string rows = "'< awk -F, ''NR > 1 && length($" + special + ") > 0'' branch.csv'";
+          gp << ", \\\n     " << rows << " using 4:" << amplitude << " with points pt 7 ps 1.2 lc 'black' notitle, \\\n     "
+             << rows << " using 4:" << amplitude << ":" << special << " with labels offset 0,1 font ',8' notitle";
+        }
+      gp << "\n";
+      io::run_gnuplot(out / "frc.gp", gp.str());
+    }
+
     // On a terminal, before the first orbit (which can take minutes on a fine model): what is
     // solved, its size and bounds, and, for a case without a Continuation section, that the
     // defaults are in force.
@@ -448,9 +490,11 @@ namespace vibroimpact::studies
       {
         columns.push_back("u_" + probe.name);
         columns.push_back("v_" + probe.name);
+        columns.push_back("amplitude_" + probe.name); // the largest |u| over the orbit
       }
     io::CsvTable table(columns);
-    auto         tongues = tongue_column(result, cc, flow); // the last column
+    auto         tongues = tongue_column(result, cc, flow); // the last columns: tongue, special
+    io::CsvTable::Column special{"special", io::CsvTable::Column::Kind::text, {}, {}};
     // The probes at t = phase T: one sampled period, 360 samples (the phase rounded to 1/360).
     const unsigned int phase_index = static_cast<unsigned int>(std::lround(cc.sampling_phase * 360)) % 360;
     for (std::size_t b = 0; b < branches.size(); ++b)
@@ -474,11 +518,18 @@ namespace vibroimpact::studies
                 {
                   row.push_back(probe.row.dot(samples.displacement[phase_index]));
                   row.push_back(probe.row.dot(samples.velocity[phase_index]));
+                  // Refined on the flow for the forced response curve (frc.png); a free family's
+                  // (each refinement costs ~50 flows of a model that may be large) is the samples'.
+                  row.push_back(cc.kind == periodic::OrbitKind::forced
+                                  ? periodic::largest_displacement(flow, p.state, p.period, probe.row, samples)
+                                  : periodic::largest_sample(probe.row, samples));
                 }
             }
           table.add_row(row);
+          special.cells.push_back(p.special);
         }
     table.columns.push_back(std::move(tongues));
+    table.columns.push_back(std::move(special));
     return table;
   }
 
@@ -498,7 +549,9 @@ namespace vibroimpact::studies
                         "orbit_" + std::to_string(b) + "_" + std::to_string(unsigned(k)), out, cc.orbit_samples);
           }
     plot_frequency_energy(out, branches, result.linear_frequencies, cc.kind == periodic::OrbitKind::forced,
-                          table.columns.size());
+                          table.columns.size() - 1);
+    if (cc.kind == periodic::OrbitKind::forced && !m.probes.empty())
+      plot_forced_response(out, table, branches.size());
     if (result.interrupt_signal != 0)
       {
         std::size_t points = 0;

@@ -10,6 +10,10 @@
 //                 energy-conserving contact. The first nonsmooth mode by d'Alembert: strain waves
 //                 of constant magnitude, T = (L/c)(3 + √(E_g/E)), contact (L/c)(1 − √(E_g/E)),
 //                 E_g = EA g²/(2L); fields u(x, t), v(x, t) of the orbit in closed form.
+//   impact        m ẍ + c ẋ + k x = F sin Ωt, rigid stop at x = g, restitution e: the forced
+//   oscillator    orbits of one impact per forcing period (impact phase from one trigonometric
+//                 equation, two roots meeting at a fold), their Floquet multipliers (saltation
+//                 matrix), and the grazing of the orbit without impacts.
 #pragma once
 
 #include <Eigen/Core>
@@ -168,4 +172,43 @@ namespace vibroimpact::periodic
   RodBackbonePoint rod_first_nonsmooth_mode(const Rod &rod, double energy);
   // The same point given its frequency, ω1 ≤ ω < 4ω1/3.
   RodBackbonePoint rod_first_nonsmooth_mode_at_frequency(const Rod &rod, double omega);
+
+  // ── Forced impact oscillator ───────────────────────────────────────────────────────────────
+
+  // m ẍ + 2ζ√(km) ẋ + k x = F sin Ωt, with x ≤ gap (a rigid stop above) and the Newton law
+  // v+ = −e v− (doc/periodic.md, "The forced impact oscillator").
+  struct ImpactOscillator
+  {
+    double mass = 1.0, stiffness = 1.0, damping_ratio = 0.05;
+    double gap = 1.0, restitution = 0.8, force = 1.0;
+  };
+
+  // The orbit of period 2π/Ω with one impact a period, at t_i = phase/Ω ∈ [0, T).
+  struct ForcedImpactOrbit
+  {
+    double frequency = 0.0;       // Ω
+    double phase = 0.0;           // Ω t_i, in [0, 2π)
+    double impact_velocity = 0.0; // ẋ just before the impact (> 0: toward the stop)
+    Eigen::Vector2d state_at_zero = Eigen::Vector2d::Zero(); // (x, ẋ) at t = 0 (mod T)
+    Eigen::Vector2cd multipliers = Eigen::Vector2cd::Zero(); // Floquet multipliers, |μ0| ≥ |μ1|
+    bool   stable = false;
+    // The impact velocity is positive and x < gap strictly inside the period (on 4,000 samples).
+    bool   admissible = false;
+    double amplitude = 0.0; // max |x| over the period
+
+    double position(const ImpactOscillator &osc, double t) const; // t in [0, T]
+  };
+
+  // Every one-impact orbit at Ω (0 or 2 roots of the phase equation; admissible or not): the phase
+  // equation is c1 sin φ + c2 cos φ = −α g, two roots where |α g| < √(c1² + c2²).
+  std::vector<ForcedImpactOrbit> forced_one_impact_orbits(const ImpactOscillator &osc, double omega);
+
+  // Where the two roots meet (|α g| = √(c1² + c2²)): the fold of the one-impact branch in Ω,
+  // searched by bisection on the discriminant in [omega_low, omega_high], which must bracket it.
+  double forced_one_impact_fold(const ImpactOscillator &osc, double omega_low, double omega_high);
+
+  // The orbit without impacts: amplitude (F/m)/√((ωn² − Ω²)² + (2ζωnΩ)²) and, where it equals the
+  // gap, the grazing frequencies (below and above resonance; empty when the force never reaches it).
+  double forced_linear_amplitude(const ImpactOscillator &osc, double omega);
+  std::vector<double> forced_grazing_frequencies(const ImpactOscillator &osc);
 } // namespace vibroimpact::periodic

@@ -51,6 +51,16 @@ namespace vibroimpact::periodic
     // flagged `jumped`). With it a branch follows what is continuous (an internal-resonance tongue
     // and back) instead of landing on another family across a grazing.
     double       max_period_change = 0.0;
+    // Every step (free and forced): a corrector that moves farther from its predictor than this
+    // multiple of the predictor's own step has left the branch (Newton sliding along the
+    // arc-length hyperplane to another orbit: 50× on the impact oscillator's jump; near a grazing
+    // regular correctors move up to 4×) and fails, LOCA retrying shorter (0: off).
+    double       max_corrector_distance = 10.0;
+    // Forced responses: the number of impacts (and sticking phases) per period may change only on
+    // a step at most this long (scaled arc length): a longer one that changes it is retried
+    // shorter, so that a grazing is approached rather than stepped over onto another family (0:
+    // any step may).
+    double       grazing_step = 1e-3;
     double       restart_jump = 1e-3;
     // Free families started on the map's own orbit guess (one_impact_orbit): a branch whose
     // frequency locks (|Δ ln ω| < tongue_lock |Δ ln E| over two steps: an internal-resonance tongue,
@@ -83,6 +93,9 @@ namespace vibroimpact::periodic
     // landed on another family (regular steps change it by ~1 %), reported, not hidden.
     bool         jumped = false;
     static constexpr double jump_tolerance = 0.03;
+    // A located special point (inserted between the continuation's points): "fold", "branch
+    // point", "period doubling", "Neimark-Sacker" or "grazing"; empty elsewhere.
+    std::string special;
     Vector       state;             // x0
   };
 
@@ -99,6 +112,14 @@ namespace vibroimpact::periodic
 
   // "mode j", or "mode j, n cycles" for a subharmonic family.
   std::string family_name(const ContinuationSettings &settings);
+
+  // The largest |row · u(t)| over the orbit through x0 (a probe's amplitude): the largest of
+  // `samples` (the orbit sampled uniformly), refined by a golden-section search on the flow
+  // between its neighbours to 1e-10 of the period (an impact's corner included).
+  double largest_displacement(const PeriodicFlowMap &flow, const Vector &x0, double period, const Vector &row,
+                              const OrbitSamples &samples);
+  // The largest |row · u| of the samples alone.
+  double largest_sample(const Vector &row, const OrbitSamples &samples);
 
   // Floquet multipliers of a monodromy matrix; `trivial` of them (those closest to 1) removed.
   std::vector<std::complex<double>> floquet_multipliers(const Matrix &monodromy, unsigned int trivial);

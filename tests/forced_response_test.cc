@@ -1,0 +1,181 @@
+// Forced response curves (issue 37): the impact oscillator of examples/impact_oscillator against
+// its closed form (periodic/closed_forms.h, checked here first by a Runge–Kutta integration of
+// the oscillator that does not use the formula), the branch followed across its fold and its
+// grazing without a jump, and its special points located.
+#include <vibroimpact/periodic/closed_forms.h>
+#include <vibroimpact/periodic/continuation.h>
+#include <vibroimpact/studies/continuation_study.h>
+
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+
+using namespace vibroimpact;
+
+namespace
+{
+  const periodic::ImpactOscillator oscillator; // the example's data: m = k = F = g = 1, ζ = 0.05, e = 0.8
+
+  // (x, ẋ) after `time` from `state` at t0 by classical Runge–Kutta on m ẍ + c ẋ + k x = F sin Ωt,
+  // stopping where x first reaches the gap (bisection on the last step): returns the time taken.
+  double integrate_to_stop(const periodic::ImpactOscillator &o, const double omega, const double t0,
+                           Eigen::Vector2d &state, const double time)
+  {
+    const double c = 2 * o.damping_ratio * std::sqrt(o.stiffness * o.mass);
+    const auto   rhs = [&](const double t, const Eigen::Vector2d &y) {
+      return Eigen::Vector2d(y[1], (o.force * std::sin(omega * t) - c * y[1] - o.stiffness * y[0]) / o.mass);
+    };
+    const auto step = [&](const double t, const Eigen::Vector2d &y, const double h) {
+      const Eigen::Vector2d k1 = rhs(t, y), k2 = rhs(t + h / 2, y + h / 2 * k1), k3 = rhs(t + h / 2, y + h / 2 * k2),
+                            k4 = rhs(t + h, y + h * k3);
+      return Eigen::Vector2d(y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4));
+    };
+    const double h = 1e-3;
+    double       t = 0;
+    while (t < time)
+      {
+        const double          dt   = std::min(h, time - t);
+        const Eigen::Vector2d next = step(t0 + t, state, dt);
+        if (next[0] >= o.gap && t > 0)
+          {
+            double lo = 0, hi = dt; // the crossing inside this step
+            for (int k = 0; k < 60; ++k)
+              {
+                const double mid = 0.5 * (lo + hi);
+                (step(t0 + t, state, mid)[0] < o.gap ? lo : hi) = mid;
+              }
+            state = step(t0 + t, state, hi);
+            return t + hi;
+          }
+        state = next;
+        t += dt;
+      }
+    return t;
+  }
+} // namespace
+
+// The closed form's orbit is an orbit: from just after its impact, the oscillator integrated by
+// Runge–Kutta reaches the stop again after exactly one forcing period with the impact velocity of
+// the formula; the product of its multipliers is e² exp(−2ζωn T) (det of the saltation matrix and
+// of the damped flow); the fold is where the two roots meet.
+TEST(ForcedResponse, ImpactOscillatorClosedFormIsAnOrbit)
+{
+  unsigned int checked = 0;
+  for (const double omega : {0.5, 0.8, 1.0, 1.2, 1.45, 1.55})
+    for (const auto &orbit : periodic::forced_one_impact_orbits(oscillator, omega))
+      {
+        if (!orbit.admissible)
+          continue;
+        const double    T = 2 * M_PI / omega, ti = orbit.phase / omega;
+        Eigen::Vector2d state(oscillator.gap, -oscillator.restitution * orbit.impact_velocity);
+        const double    taken = integrate_to_stop(oscillator, omega, ti, state, 1.5 * T);
+        EXPECT_NEAR(taken, T, 1e-9 * T) << "omega " << omega;
+        EXPECT_NEAR(state[1], orbit.impact_velocity, 1e-9) << "omega " << omega;
+        const double e = oscillator.restitution, zeta = oscillator.damping_ratio;
+        EXPECT_NEAR(std::abs(orbit.multipliers[0] * orbit.multipliers[1]), e * e * std::exp(-2 * zeta * T), 1e-12);
+        // The state at t = 0 lies on the same orbit: integrated from 0 it reaches the stop at t_i.
+        Eigen::Vector2d from_zero = orbit.state_at_zero;
+        if (ti > 1e-3)
+          {
+            EXPECT_NEAR(integrate_to_stop(oscillator, omega, 0.0, from_zero, T), ti, 1e-9);
+            EXPECT_NEAR(from_zero[1], orbit.impact_velocity, 1e-9);
+          }
+        ++checked;
+      }
+  EXPECT_GE(checked, 6u);
+  for (double omega = 0.5; omega <= 2.5; omega += 0.05)
+    for (const auto &o : periodic::forced_one_impact_orbits(oscillator, omega))
+      std::cout << "  omega " << omega << " phase " << o.phase << " V " << o.impact_velocity << " |mu| "
+                << std::abs(o.multipliers[0]) << " admissible " << o.admissible << " amplitude " << o.amplitude
+                << " x0 " << o.state_at_zero.transpose() << "\n";
+  const double fold = periodic::forced_one_impact_fold(oscillator, 1.7, 1.8);
+  const auto   near = periodic::forced_one_impact_orbits(oscillator, fold - 1e-7);
+  ASSERT_EQ(near.size(), 2u);
+  EXPECT_NEAR(near[0].phase, near[1].phase, 1e-2);
+  EXPECT_TRUE(periodic::forced_one_impact_orbits(oscillator, fold + 1e-7).empty());
+  const auto grazing = periodic::forced_grazing_frequencies(oscillator);
+  ASSERT_EQ(grazing.size(), 1u);
+  EXPECT_NEAR(periodic::forced_linear_amplitude(oscillator, grazing[0]), oscillator.gap, 1e-12);
+  std::cout << std::setprecision(12) << "impact oscillator: fold at " << fold << " rad/s, grazing at " << grazing[0]
+            << " rad/s\n";
+}
+
+namespace
+{
+  // The example's branch, traced once for the tests below.
+  const periodic::Branch &impact_oscillator_branch()
+  {
+    static const periodic::Branch branch = [] {
+      auto setup = studies::prepare_continuation(test_cases::load_case(test_cases::example("impact_oscillator")));
+      return studies::trace_families(setup.continuation, *setup.flow, true).front();
+    }();
+    return branch;
+  }
+
+  // The closed-form one-impact orbit at the point's frequency nearest its state (of the two roots).
+  periodic::ForcedImpactOrbit nearest_closed_form(const periodic::BranchPoint &p)
+  {
+    const auto roots = periodic::forced_one_impact_orbits(oscillator, p.frequency);
+    EXPECT_FALSE(roots.empty()) << "omega " << p.frequency;
+    if (roots.empty())
+      return {};
+    const auto distance = [&](const periodic::ForcedImpactOrbit &o) { return (o.state_at_zero - p.state).norm(); };
+    return distance(roots[0]) < distance(roots[1]) ? roots[0] : roots[1];
+  }
+} // namespace
+
+// The example's forced response from 0.5 to 2 rad/s is one branch without a jump: every step
+// keeps to its orbit (no `jumped` point), it ends at the upper bound, and every orbit with one
+// impact a period is the closed form's (state at t = 0, impact velocity and stability), on both
+// sides of the fold. The grazings where the number of impacts changes are located, the last one
+// where the closed form's impact velocity vanishes (the orbit without impacts touches the stop).
+TEST(ForcedResponse, ImpactOscillatorBranchIsTheClosedFormWithoutJumps)
+{
+  const auto &branch = impact_oscillator_branch();
+  ASSERT_FALSE(branch.points.empty()) << branch.stop_reason;
+  EXPECT_NEAR(branch.points.back().frequency, 2.0, 1e-12) << branch.stop_reason;
+  unsigned int one_impact = 0, stable = 0, unstable = 0;
+  for (const auto &p : branch.points)
+    {
+      EXPECT_FALSE(p.jumped) << "omega " << p.frequency;
+      if (p.impacts != 1 || p.sticking_phases != 0 || !p.admissible || p.special == "fold")
+        continue; // at the fold the state moves like the square root of Ω: checked by its Ω below
+      const auto closed = nearest_closed_form(p);
+      EXPECT_LT((closed.state_at_zero - p.state).norm(), 1e-8 * (1 + p.state.norm())) << "omega " << p.frequency;
+      EXPECT_NEAR(p.min_impact_velocity, closed.impact_velocity, 1e-8 * (1 + closed.impact_velocity))
+        << "omega " << p.frequency;
+      EXPECT_NEAR(p.max_multiplier, std::abs(closed.multipliers[0]), 1e-6 * (1 + p.max_multiplier))
+        << "omega " << p.frequency;
+      ++one_impact;
+      (p.stable ? stable : unstable) += 1;
+    }
+  EXPECT_GE(one_impact, 40u);
+  EXPECT_GE(stable, 10u);
+  EXPECT_GE(unstable, 10u);
+  // The fold of the one-impact orbits, located on the branch (a multiplier at +1) where the
+  // closed form's two roots meet.
+  const double closed_fold = periodic::forced_one_impact_fold(oscillator, 1.7, 1.8);
+  unsigned int folds       = 0;
+  for (const auto &p : branch.points)
+    if (p.special == "fold" && p.impacts == 1)
+      {
+        EXPECT_NEAR(p.frequency, closed_fold, 1e-8 * closed_fold);
+        ++folds;
+      }
+  EXPECT_EQ(folds, 1u);
+  std::cout << std::setprecision(12) << "impact oscillator branch: " << branch.points.size() << " points, "
+            << one_impact << " with one impact (" << stable << " stable)\n";
+  for (const auto &p : branch.points)
+    if (!p.special.empty())
+      {
+        std::cout << "  " << p.special << " at omega " << p.frequency << ", impacts " << p.impacts
+                  << ", impact velocity " << p.min_impact_velocity;
+        if (p.impacts == 1)
+          std::cout << " (closed form " << nearest_closed_form(p).impact_velocity << ")";
+        std::cout << "\n";
+      }
+}
