@@ -26,7 +26,7 @@ done
 # The library folder is lib or lib/<multiarch>, as the build's prefix chose (GNUInstallDirs).
 [ -n "$(find "$root/usr/lib" -path '*/cmake/vibroimpact/vibroimpactConfig.cmake')" ] || fail "no CMake package config"
 [ -n "$(find "$root/usr/lib" -name 'libvibroimpact.so*')" ] || fail "no libvibroimpact.so"
-dpkg-deb -f "$deb" Depends | grep -q python3-numpy || fail "the package does not depend on python3-numpy"
+[[ $(dpkg-deb -f "$deb" Depends) == *python3-numpy* ]] || fail "the package does not depend on python3-numpy"
 
 # A bare environment: no LD_LIBRARY_PATH, no PYTHONPATH into the build, another working folder.
 bare=(env -i PATH=/usr/bin:/bin HOME="$work")
@@ -34,8 +34,8 @@ cd "$work"
 program_version=$("${bare[@]}" "$root/usr/bin/vibroimpact" --version | head -1)
 echo "check_deb: $program_version"
 # A verb loads its module (libvibroimpact-cli.so) by the program's $ORIGIN RUNPATH.
-"${bare[@]}" "$root/usr/bin/vibroimpact" parameters modes | grep -q "subsection Body" ||
-  fail "'vibroimpact parameters modes' from the scratch root printed no parameters"
+listing=$("${bare[@]}" "$root/usr/bin/vibroimpact" parameters modes)
+grep -q "subsection Body" <<<"$listing" || fail "'vibroimpact parameters modes' from the scratch root printed no parameters"
 module=$("${bare[@]}" PYTHONPATH="$root/usr/lib/python3/dist-packages" "$python" -c '
 import vibroimpact as vi
 case = vi.Case("'"$source"'/examples/two_dof_sticking/case.prm")
@@ -47,7 +47,9 @@ case $file in "$root"/*) ;; *) fail "imported $file, not the scratch root's" ;; 
 [ "$n_modes" = 2 ] || fail "the two-mass chain has $n_modes modes, not 2"
 # Every shared object finds its libraries from the scratch root (no 'not found').
 for so in "$root"/usr/bin/vibroimpact $(find "$root/usr/lib" -name '*.so' -type f); do
-  if "${bare[@]}" ldd "$so" | grep -q "not found"; then fail "$so: $(ldd "$so" | grep 'not found' | head -1)"; fi
-  if "${bare[@]}" ldd "$so" | grep -q "$build"; then fail "$so loads from the build tree"; fi
+  missing=$("${bare[@]}" ldd "$so" | grep "not found" || true)
+  [ -z "$missing" ] || fail "$so: $missing"
+  libraries=$("${bare[@]}" ldd "$so" | grep -F "=> $build/" | grep -vF "=> $root/" || true)
+  [ -z "$libraries" ] || fail "$so loads from the build tree: $libraries"
 done
 echo "check_deb: ok"
