@@ -26,5 +26,6 @@ if(TARGET vibroimpact-python)
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3 (>= ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}), \
 python3 (<< ${Python3_VERSION_MAJOR}.${next_minor}), python3-numpy")
 endif()
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-pandas, python3-matplotlib, gnuplot, paraview")
+# The headers the CMake package config names (find_package(vibroimpact) in a user's project).
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libdeal.ii-dev, libeigen3-dev, python3-pandas, python3-matplotlib, gnuplot, paraview")
 include(CPack)

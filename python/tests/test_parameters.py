@@ -139,6 +139,9 @@ def test_misspelt_entries_name_the_closest_declared_one():
                         r"\(did you mean 'Simulation/Final time'\?\)", message(text=text))
     text = TWO_DOF.read_text().replace("subsection Simulation", "subsection Simulaton")
     assert "Simulaton: no such subsection (did you mean 'Simulation'?)" in message(text=text)
+    json = '{"Model": {"Name": "x"}, "Simulaton": {"Final time": "1"}}'  # JSON: deal.II names no section
+    assert message(text=json) == \
+        "<string>: Simulaton/Final time: no such entry (did you mean 'Simulation/Final time'?)"
     assert message(sections={"Model": {"Name": "x"}, "Simulation": {"Final tim": 1}}) == \
         "<dict>: Simulation/Final tim: no such entry (did you mean 'Simulation/Final time'?)"
     assert message(sections={"Model": {"Name": "x"}, "Simulation": {"Final time": None}}) == \

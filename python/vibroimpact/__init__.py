@@ -7,6 +7,11 @@ The verbs of the command line as methods of a case, their results as NumPy array
     run = case.simulate()
     run.history["total_energy"]          # the column of history.csv, as a 1-D ndarray
 
+A case can be built in code (Case.from_dict), written back (case.to_prm()) and read entry by entry
+(case["Simulation/Final time"]); vibroimpact.parameters(verb) lists every entry a verb reads.
+Results print their tables' shapes and summary; each CSV file's columns are a Table (a dict of
+arrays with .shape and .to_pandas()). Every verb takes progress=callable(done, total, label).
+
 Nothing is written unless output="dir" is given (then exactly what the command line writes there).
 Bad input raises InputError (a ValueError) with the command line's one-line message; a numerical
 failure raises NumericalError (a RuntimeError); Ctrl-C raises KeyboardInterrupt.

@@ -490,19 +490,7 @@ namespace vibroimpact::io
       }
     catch (const dealii::ExceptionBase &e)
       {
-        const std::string message = message_of(e);
-        // deal.II writes "Line <n> of file <name>: why" (for an unknown subsection without the
-        // closing '>').
-        static const std::regex located(R"(Line <(\d+)> of file <[^>:]*>?:? ?(.*))");
-        std::smatch match;
-        if (message.size() <= 2 * max_value_length && std::regex_search(message, match, located))
-          {
-            const unsigned int line = std::stoul(match[1].str());
-            const std::string  path = section_path_at_line(line);
-            throw InputError(filename_ + ":" + match[1].str(), path,
-                             undeclared_message(path, plain_pattern_message(match[2].str())));
-          }
-        throw InputError(filename_, "", message);
+        fail_parse(message_of(e));
       }
     catch (const std::exception &e)
       {
@@ -534,6 +522,38 @@ namespace vibroimpact::io
         for (; depth > 0; --depth)
           handler_->leave_subsection();
       }
+  }
+
+  void ParameterFile::fail_parse(const std::string &message) const
+  {
+    // deal.II writes "Line <n> of file <name>: why" (for an unknown subsection without the
+    // closing '>').
+    static const std::regex located(R"(Line <(\d+)> of file <[^>:]*>?:? ?(.*))");
+    std::smatch             match;
+    if (message.size() <= 2 * max_value_length && std::regex_search(message, match, located))
+      {
+        const unsigned int line = std::stoul(match[1].str());
+        const std::string  path = section_path_at_line(line);
+        throw InputError(filename_ + ":" + match[1].str(), path,
+                         undeclared_message(path, plain_pattern_message(match[2].str())));
+      }
+    // JSON: deal.II names the entry alone; its section is where the file has it undeclared.
+    static const std::regex undeclared(R"(You can't ask for entry <([^>]*)> you have not yet declared)");
+    if (is_json() && message.size() <= 2 * max_value_length && std::regex_search(message, match, undeclared))
+      {
+        boost::property_tree::ptree tree;
+        const auto                  in = open();
+        boost::property_tree::read_json(*in, tree); // read once already by scan_file
+        for (const auto &[section, entries] : tree)
+          for (const auto &[key, value] : entries)
+            {
+              const std::string path = demangle(section) + "/" + demangle(key);
+              if (demangle(key) == match[1].str() && (value.empty() || value.count("value") != 0) &&
+                  std::find(declared_.begin(), declared_.end(), path) == declared_.end())
+                throw InputError(filename_, path, undeclared_message(path, message));
+            }
+      }
+    throw InputError(filename_, "", message);
   }
 
   std::string ParameterFile::undeclared_message(const std::string &path, const std::string &message) const

@@ -97,6 +97,8 @@ namespace vibroimpact::io
     void add_instance(const std::string &subsection);
     void check_override_instance(const std::string &subsection, const std::string &where) const;
     std::string section_path_at_line(unsigned int line) const;
+    // Throws the InputError of deal.II's parse failure `message`, located where it can be.
+    [[noreturn]] void fail_parse(const std::string &message) const;
     // deal.II's message for an undeclared entry or subsection at `path` said plainly, with the
     // closest declared name ("did you mean ..."); any other message as it is.
     std::string undeclared_message(const std::string &path, const std::string &message) const;
