@@ -9,6 +9,8 @@
 #include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/interrupt_scope.h>
 #include <vibroimpact/io/output_folder.h>
+#include <vibroimpact/io/parameter_file.h>
+#include <vibroimpact/io/progress_bar.h>
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/model/non_reentrant.h>
 #include <vibroimpact/studies/case_file.h>
@@ -271,6 +273,36 @@ namespace
     return d;
   }
 
+  // Declared entries as (path, value, default, pattern, documentation) tuples.
+  py::list entry_tuples(const std::vector<io::ParameterEntry> &entries)
+  {
+    py::list list;
+    for (const auto &e : entries)
+      list.append(py::make_tuple(e.path, e.value, e.default_value, e.pattern, e.documentation));
+    return list;
+  }
+
+  // The calling thread's progress sink: `callback(done, total, label)` (None: none), called with
+  // the GIL from the verb's own thread. The Python layer's callback never raises (it keeps what
+  // the user's callback raised for after the call), so nothing unwinds through the library.
+  void set_progress_callback(const py::object &callback)
+  {
+    if (callback.is_none())
+      {
+        io::set_progress_sink({});
+        return;
+      }
+    io::set_progress_sink([callback](const std::string &label, const double done, const double total) {
+      py::gil_scoped_acquire gil;
+      try
+        {
+          callback(done, total, label);
+        }
+      catch (const py::error_already_set &)
+        {}
+    });
+  }
+
   // The continuation and the sweep gather through MPI (one rank here): initialised on first use, as a
   // singleton, with Python's signal handlers kept, and finalised when the interpreter exits.
   // MPI_THREAD_MULTIPLE, so that verbs in several threads may each call it on MPI_COMM_SELF;
@@ -329,9 +361,10 @@ namespace
       c.text_ = file_text(path); // read after the check: the file exists and is a case
       return c;
     }
-    static Case from_string(const std::string &text, const std::vector<std::string> &overrides)
+    static Case from_string(const std::string &text, const std::vector<std::string> &overrides,
+                            const std::string &name)
     {
-      return Case(studies::read_case_text("<string>", text, overrides));
+      return Case(studies::read_case_text(name, text, overrides));
     }
 
     // Pickling: the file's name, the text read and the overrides. The copy is read from that
@@ -351,6 +384,16 @@ namespace
     }
 
     const std::string &name() const { return case_->description.name; }
+
+    // Every entry's (path, value, default, pattern, documentation), and the top-level sections
+    // the case gives: read again from the text the case was made of, with its overrides.
+    py::tuple entries() const
+    {
+      const auto read = without_gil([&] {
+        return studies::case_entries(case_->filename, case_->text ? *case_->text : text_, case_->overrides);
+      });
+      return py::make_tuple(entry_tuples(read.entries), read.sections);
+    }
     const std::string &filename() const { return case_->filename; }
 
     py::dict modes(const std::optional<std::string> &output) const
@@ -558,19 +601,39 @@ namespace
 
 PYBIND11_MODULE(_vibroimpact, m)
 {
-  m.doc() = "vibroimpact: finite elements for beams, rods and supports that hit obstacles (compiled part)";
+  m.doc() = "vibroimpact: finite elements for beams, rods and supports that hit obstacles (compiled part; "
+            "the documented interface is the package vibroimpact, doc/python.md)";
+  m.attr("__version__") = VIBROIMPACT_VERSION; // the program's `vibroimpact --version`
   bind_errors(m);
-  py::class_<Case>(m, "Case")
-    .def(py::init(&Case::read), py::arg("path"), py::arg("overrides") = std::vector<std::string>{})
+  // The documented methods are the Python layer's (python/vibroimpact/__init__.py); these say
+  // what they return to it, with pybind11's signatures.
+  py::class_<Case>(m, "Case", "A case file read and checked once (see vibroimpact.Case).")
+    .def(py::init(&Case::read), py::arg("path"), py::arg("overrides") = std::vector<std::string>{},
+         "Reads the case file at `path` with 'Section/Entry=value' overrides. Raises InputError.")
     .def(py::pickle([](const Case &c) { return c.state(); }, [](const py::tuple &t) { return Case::from_state(t); }))
-    .def_static("from_string", &Case::from_string, py::arg("text"), py::arg("overrides") = std::vector<std::string>{})
-    .def_property_readonly("name", &Case::name)
-    .def_property_readonly("filename", &Case::filename)
-    .def("modes", &Case::modes, py::arg("output") = py::none())
-    .def("simulate", &Case::simulate, py::arg("solver") = py::none(), py::arg("output") = py::none())
-    .def("continue_", &Case::continue_, py::arg("output") = py::none())
-    .def("compare", &Case::compare, py::arg("output") = py::none())
-    .def("converge", &Case::converge, py::arg("output") = py::none())
-    .def("sweep", &Case::sweep, py::arg("output") = py::none());
+    .def_static("from_string", &Case::from_string, py::arg("text"), py::arg("overrides") = std::vector<std::string>{},
+                py::arg("name") = "<string>",
+                "Reads a case from the text of a .prm (or JSON) file; `name` stands for the file in messages. "
+                "Raises InputError.")
+    .def_property_readonly("name", &Case::name, "Model/Name.")
+    .def_property_readonly("filename", &Case::filename, "The case file's name (<string> for a text).")
+    .def("entries", &Case::entries,
+         "Returns ([(path, value, default, pattern, documentation), ...], [top-level sections the case gives]).")
+    .def("modes", &Case::modes, py::arg("output") = py::none(), "`vibroimpact modes`: returns a dict of arrays.")
+    .def("simulate", &Case::simulate, py::arg("solver") = py::none(), py::arg("output") = py::none(),
+         "`vibroimpact simulate`: returns a dict of tables and the summary.")
+    .def("continue_", &Case::continue_, py::arg("output") = py::none(),
+         "`vibroimpact continue`: returns branch.csv's columns.")
+    .def("compare", &Case::compare, py::arg("output") = py::none(), "`vibroimpact compare`: returns a dict.")
+    .def("converge", &Case::converge, py::arg("output") = py::none(), "`vibroimpact converge`: returns a dict.")
+    .def("sweep", &Case::sweep, py::arg("output") = py::none(), "`vibroimpact sweep` (serial): returns a dict.");
   m.def("solvers", [] { return integrators::SolverRegistry::names(); }, "The registered solvers (Simulation/Solver).");
+  m.def("parameters", [](const std::string &verb) { return entry_tuples(studies::parameter_entries(verb)); },
+        py::arg("verb") = "",
+        "The entries `vibroimpact parameters [verb]` prints: [(path, default, default, pattern, documentation)]. "
+        "Raises InputError for an unknown verb.");
+  m.def("_closest_name", &io::closest_name, py::arg("name"), py::arg("candidates"),
+        "The candidate closest to name (the library's did-you-mean), or '' when none is close.");
+  m.def("_set_progress", &set_progress_callback, py::arg("callback"),
+        "Sets this thread's progress callback(done, total, label); None: none.");
 }

@@ -300,6 +300,12 @@ TEST(Fuzz, EveryKeyAndSubsectionMisspeltIsRejected)
               const std::string message = e.what();
               EXPECT_EQ(message.find('\n'), std::string::npos) << message;
               EXPECT_NE(message.find(copy.string()), std::string::npos) << message;
+              // The closest declared name is the one before the typo.
+              const auto  end  = std::min(lines[k].find(at == set + 4 ? '=' : '#', at), lines[k].size());
+              std::string name = lines[k].substr(at, end - at);
+              name.erase(name.find_last_not_of(" \t") + 1);
+              EXPECT_NE(message.find("(did you mean '"), std::string::npos) << message;
+              EXPECT_NE(message.find(name + "'?)"), std::string::npos) << message << " (not " << name << ")";
             }
           catch (const std::exception &e)
             {

@@ -7,52 +7,37 @@ The verbs of the command line as methods of a case, their results as NumPy array
     run = case.simulate()
     run.history["total_energy"]          # the column of history.csv, as a 1-D ndarray
 
+A case can be built in code (Case.from_dict), written back (case.to_prm()) and read entry by entry
+(case["Simulation/Final time"]); vibroimpact.parameters(verb) lists every entry a verb reads.
+Results print their tables' shapes and summary; each CSV file's columns are a Table (a dict of
+arrays with .shape and .to_pandas()). Every verb takes progress=callable(done, total, label).
+
 Nothing is written unless output="dir" is given (then exactly what the command line writes there).
 Bad input raises InputError (a ValueError) with the command line's one-line message; a numerical
 failure raises NumericalError (a RuntimeError); Ctrl-C raises KeyboardInterrupt.
 """
 import os as _os
-from collections.abc import Mapping as _Mapping
 
+from ._parameters import Parameter, parameters
+from ._parameters import case_prm as _case_prm
+from ._parameters import missing_entry as _missing_entry
+from ._parameters import prm_text as _prm_text
+from ._parameters import typed_value as _typed_value
+from ._parameters import without_line as _without_line
+from ._progress import reporting as _reporting
+from ._results import Result as _Result
+from ._results import Table
+from ._values import override_list as _override_list
 from ._vibroimpact import Case as _Case
-from ._vibroimpact import InputError, NumericalError, solvers
+from ._vibroimpact import InputError, NumericalError, __version__, solvers
 
 __all__ = ["Case", "InputError", "NumericalError", "Modes", "Simulation", "Comparison", "Convergence", "Sweep",
-           "solvers"]
-
-
-def _value_text(value):
-    """A Python value as the case file spells it: true/false, shortest round-trip reals, lists."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_value_text(v) for v in value)
-    return str(value)
-
-
-def _override_list(overrides):
-    if overrides is None:
-        return []
-    if not isinstance(overrides, _Mapping):
-        raise TypeError("overrides: a mapping {'Section/Entry': value}")
-    return ["%s=%s" % (entry, _value_text(value)) for entry, value in overrides.items()]
+           "Table", "Parameter", "parameters", "solvers", "__version__"]
 
 
 def _folder(output):
     """The output folder as the compiled module takes it (a str or a path), or None."""
     return None if output is None else _os.fspath(output)
-
-
-class _Result:
-    """Named results; repr lists the names."""
-
-    def __init__(self, fields):
-        self.__dict__.update(fields)
-
-    def __repr__(self):
-        return "%s(%s)" % (type(self).__name__, ", ".join(sorted(self.__dict__)))
 
 
 class Modes(_Result):
@@ -86,17 +71,107 @@ class Sweep(_Result):
     (sweep.txt)."""
 
 
+_OUTPUT_DOC = """output : str or os.PathLike, optional
+        A folder: the files the command line writes with ``-o`` go there (staged, committed when
+        the run succeeded). None: nothing is written.
+    progress : callable or bool, optional
+        ``progress(done, total, label)`` is called from the calling thread as the library's
+        progress bars move (a thousandth at a time); True draws a bar on stderr. What it raises
+        is raised when the call returns."""
+
+_RAISES_DOC = """InputError
+        Bad input (a ValueError): one line naming the file and the entry.
+    NumericalError
+        A numerical failure the library could not recover from (a RuntimeError).
+    OSError
+        An output file that could not be written.
+    KeyboardInterrupt
+        Ctrl-C (SIGINT) or SIGTERM during the call; nothing is kept."""
+
+
+def _documented(text):
+    """A method's docstring with the shared parameters and exceptions filled in."""
+    def apply(method):
+        method.__doc__ = text.replace("{output}", _OUTPUT_DOC).replace("{raises}", _RAISES_DOC)
+        return method
+    return apply
+
+
 class Case:
-    """A case file (.prm or .json) with overrides {"Section/Entry": value}, read and checked once."""
+    """A case file (.prm or .json) with overrides, read and checked once.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The case file.
+    overrides : mapping, optional
+        {"Section/Entry": value}, the command line's ``-s 'Section/Entry=value'``. Values are
+        Python or NumPy scalars (bool -> true/false, reals as their shortest round-trip text),
+        strings, lists or 1-D arrays (-> "a, b, c").
+
+    Raises
+    ------
+    InputError
+        A file that cannot be read, an unknown entry (with the closest declared name: "did you
+        mean ..."), a value out of its range or of the wrong kind.
+    """
 
     def __init__(self, path, overrides=None):
-        self._case = _Case(str(path), _override_list(overrides))
+        self._case = _Case(_os.fspath(path), _override_list(overrides))
 
     @classmethod
     def from_string(cls, text, overrides=None):
-        """A case given as the text of a .prm (or JSON) file; messages call it <string>."""
+        """A case given as the text of a .prm (or JSON, when it starts with '{') file.
+
+        Parameters
+        ----------
+        text : str
+        overrides : mapping, optional
+            As for Case().
+
+        Returns
+        -------
+        Case
+            Messages name it <string>.
+
+        Raises
+        ------
+        InputError
+        """
         case = cls.__new__(cls)
         case._case = _Case.from_string(text, _override_list(overrides))
+        return case
+
+    @classmethod
+    def from_dict(cls, sections, overrides=None):
+        """A case built in code: {section: {entry: value}}, as the .prm file's subsections.
+
+        Parameters
+        ----------
+        sections : dict
+            Top-level sections by name ("Model", "Body mass1", "Contact stop", "Simulation",
+            "Moreau-Jean", ...), each a dict of entries; a key "Section/Entry" sets one entry
+            directly. Values as for overrides: scalars, strings, lists or 1-D arrays for list
+            entries. Entries left out keep their defaults (vibroimpact.parameters()).
+        overrides : mapping, optional
+            As for Case().
+
+        Returns
+        -------
+        Case
+            Messages name it <dict>; case.to_prm() gives its file.
+
+        Raises
+        ------
+        InputError
+            A misspelt section or entry (with the closest declared name), a bad value.
+        """
+        case = cls.__new__(cls)
+        text = _prm_text(sections, "<dict>")
+        try:
+            case._case = _Case.from_string(text, _override_list(overrides), "<dict>")
+        except InputError as error:
+            raise _without_line(error, "<dict>") from None
         return case
 
     @property
@@ -104,31 +179,180 @@ class Case:
         """Model/Name."""
         return self._case.name
 
-    def modes(self, output=None):
-        """Natural frequencies and mode shapes (`vibroimpact modes`)."""
-        return Modes(self._case.modes(_folder(output)))
+    @property
+    def filename(self):
+        """The case file (<string> or <dict> for a case given in code)."""
+        return self._case.filename
 
-    def simulate(self, solver=None, output=None):
-        """A time history by the case's solver, or by `solver` (`vibroimpact simulate`)."""
-        return Simulation(self._case.simulate(solver, _folder(output)))
+    def _entries(self):
+        entries, sections = self._case.entries()
+        return {path: (value, pattern) for path, value, _, pattern, _ in entries}, entries, sections
 
-    def continue_(self, output=None):
-        """Periodic orbits by shooting and continuation (`vibroimpact continue`): branch.csv's
-        columns, one row per orbit."""
-        return self._case.continue_(_folder(output))
+    def __getitem__(self, path):
+        """The value of one entry, "Section/Entry", as the case reads it (its file, overrides
+        and defaults): float, int or bool for numbers and switches, else the text (a list entry
+        as "a, b, c").
 
-    def compare(self, output=None):
-        """Every "Run <name>" of the case against the reference run (`vibroimpact compare`)."""
-        return Comparison(self._case.compare(_folder(output)))
+        Raises
+        ------
+        KeyError
+            No such entry, with the closest declared one ("did you mean ...").
+        """
+        values = self._entries()[0]
+        if path not in values:
+            raise _missing_entry(self.filename, path, list(values))
+        return _typed_value(*values[path])
 
-    def converge(self, output=None):
-        """The Convergence subsection's refinement study (`vibroimpact converge`)."""
-        return Convergence(self._case.converge(_folder(output)))
+    def keys(self):
+        """Every entry's path ("Section/Entry") the case declares."""
+        return list(self._entries()[0])
 
-    def sweep(self, output=None):
-        """The Sweep subsection's parameter sweep or seed ensemble (`vibroimpact sweep`), serial:
-        MPI stays with the command line."""
-        return Sweep(self._case.sweep(_folder(output)))
+    def __contains__(self, path):
+        return path in self._entries()[0]
+
+    def __iter__(self):
+        return iter(self.keys())
+
+    def to_prm(self, path=None):
+        """The .prm file the case stands for: every section it gives (in its file or by an
+        override) with the entries that differ from their defaults, overrides applied.
+        ``Case.from_string(case.to_prm())`` is the same case (a relative Mesh file is then
+        looked up from the working directory).
+
+        Parameters
+        ----------
+        path : str or os.PathLike, optional
+            Where to write it too.
+
+        Returns
+        -------
+        str
+            The file's text.
+
+        Raises
+        ------
+        OSError
+            When `path` cannot be written.
+        """
+        _, entries, sections = self._entries()
+        header = ["%s: the case %s as vibroimpact %s reads it" % (self.name, self.filename, __version__)]
+        text = _case_prm(entries, sections, header)
+        if path is not None:
+            with open(_os.fspath(path), "w") as f:
+                f.write(text)
+        return text
+
+    @_documented("""Natural frequencies and mode shapes (`vibroimpact modes`).
+
+    Parameters
+    ----------
+    {output}
+
+    Returns
+    -------
+    Modes
+
+    Raises
+    ------
+    {raises}
+    """)
+    def modes(self, output=None, progress=None):
+        with _reporting(progress):
+            return Modes(self._case.modes(_folder(output)))
+
+    @_documented("""A time history by the case's solver, or by `solver` (`vibroimpact simulate`).
+
+    Parameters
+    ----------
+    solver : str, optional
+        A registered solver (vibroimpact.solvers()) instead of Simulation/Solver.
+    {output}
+
+    Returns
+    -------
+    Simulation
+
+    Raises
+    ------
+    {raises}
+    """)
+    def simulate(self, solver=None, output=None, progress=None):
+        with _reporting(progress):
+            return Simulation(self._case.simulate(solver, _folder(output)))
+
+    @_documented("""Periodic orbits by shooting and continuation (`vibroimpact continue`).
+
+    Parameters
+    ----------
+    {output}
+
+    Returns
+    -------
+    Table
+        branch.csv's columns, one row per orbit.
+
+    Raises
+    ------
+    {raises}
+    """)
+    def continue_(self, output=None, progress=None):
+        with _reporting(progress):
+            return Table(self._case.continue_(_folder(output)))
+
+    @_documented("""Every "Run <name>" of the case against the reference run (`vibroimpact compare`).
+
+    Parameters
+    ----------
+    {output}
+
+    Returns
+    -------
+    Comparison
+
+    Raises
+    ------
+    {raises}
+    """)
+    def compare(self, output=None, progress=None):
+        with _reporting(progress):
+            return Comparison(self._case.compare(_folder(output)))
+
+    @_documented("""The Convergence subsection's refinement study (`vibroimpact converge`).
+
+    Parameters
+    ----------
+    {output}
+
+    Returns
+    -------
+    Convergence
+
+    Raises
+    ------
+    {raises}
+    """)
+    def converge(self, output=None, progress=None):
+        with _reporting(progress):
+            return Convergence(self._case.converge(_folder(output)))
+
+    @_documented("""The Sweep subsection's parameter sweep or seed ensemble (`vibroimpact sweep`),
+    serial: MPI stays with the command line.
+
+    Parameters
+    ----------
+    {output}
+
+    Returns
+    -------
+    Sweep
+
+    Raises
+    ------
+    {raises}
+    """)
+    def sweep(self, output=None, progress=None):
+        with _reporting(progress):
+            return Sweep(self._case.sweep(_folder(output)))
 
     def __repr__(self):
         return "vibroimpact.Case(%r)" % self._case.filename

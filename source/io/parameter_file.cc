@@ -15,7 +15,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <numeric>
 #include <regex>
 #include <sstream>
 
@@ -39,6 +41,44 @@ namespace vibroimpact::io
       if (!trim(item).empty())
         items.push_back(trim(item));
     return items;
+  }
+
+  std::string closest_name(const std::string &name, const std::vector<std::string> &candidates)
+  {
+    const auto lower = [](std::string text) {
+      for (auto &c : text)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return text;
+    };
+    const std::string wanted = lower(name);
+    std::string       best;
+    std::size_t       best_distance = std::numeric_limits<std::size_t>::max();
+    std::vector<std::size_t> row;
+    for (const auto &candidate : candidates)
+      {
+        // Levenshtein distance, one row at a time.
+        const std::string other = lower(candidate);
+        row.resize(other.size() + 1);
+        std::iota(row.begin(), row.end(), std::size_t(0));
+        for (std::size_t i = 1; i <= wanted.size(); ++i)
+          {
+            std::size_t diagonal = row[0];
+            row[0]               = i;
+            for (std::size_t j = 1; j <= other.size(); ++j)
+              {
+                const std::size_t above = row[j];
+                row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (wanted[i - 1] != other[j - 1])});
+                diagonal = above;
+              }
+          }
+        if (row.back() < best_distance)
+          {
+            best_distance = row.back();
+            best          = candidate;
+          }
+      }
+    // A misspelling changes a few characters, not most of them.
+    return best_distance <= std::max<std::size_t>(2, wanted.size() / 3) ? best : "";
   }
 
   namespace
@@ -400,6 +440,36 @@ namespace vibroimpact::io
     handler_->print_parameters(out, dealii::ParameterHandler::Text);
   }
 
+  namespace
+  {
+    // The entries of one level of deal.II's tree (a node with a "value" is an entry), then its
+    // subsections: the order of its text format, which prints the same sorted tree.
+    void collect_entries(const boost::property_tree::ptree &node, const std::string &prefix,
+                         std::vector<ParameterEntry> &out)
+    {
+      for (const auto &[key, child] : node)
+        if (child.count("value") != 0)
+          out.push_back({prefix + demangle(key), child.get<std::string>("value"),
+                         child.get<std::string>("default_value", ""), child.get<std::string>("pattern_description", ""),
+                         child.get<std::string>("documentation", "")});
+      for (const auto &[key, child] : node)
+        if (child.count("value") == 0)
+          collect_entries(child, prefix + demangle(key) + "/", out);
+    }
+  } // namespace
+
+  std::vector<ParameterEntry> ParameterFile::entries() const
+  {
+    // deal.II's own listing, read back: the same tree, sorting and defaults as the text format.
+    std::stringstream json;
+    handler_->print_parameters(json, dealii::ParameterHandler::JSON);
+    boost::property_tree::ptree tree;
+    boost::property_tree::read_json(json, tree);
+    std::vector<ParameterEntry> out;
+    collect_entries(tree, "", out);
+    return out;
+  }
+
   void ParameterFile::parse()
   {
     parsed_ = true;
@@ -420,19 +490,7 @@ namespace vibroimpact::io
       }
     catch (const dealii::ExceptionBase &e)
       {
-        const std::string message = message_of(e);
-        // deal.II writes "Line <n> of file <name>: why" (for an unknown subsection without the
-        // closing '>').
-        static const std::regex located(R"(Line <(\d+)> of file <[^>:]*>?:? ?(.*))");
-        std::smatch match;
-        if (message.size() <= 2 * max_value_length && std::regex_search(message, match, located))
-          {
-            const unsigned int line = std::stoul(match[1].str());
-            throw InputError(filename_ + ":" + match[1].str(),
-                             section_path_at_line(line),
-                             plain_pattern_message(match[2].str()));
-          }
-        throw InputError(filename_, "", message);
+        fail_parse(message_of(e));
       }
     catch (const std::exception &e)
       {
@@ -456,11 +514,76 @@ namespace vibroimpact::io
           }
         catch (const dealii::ExceptionBase &e)
           {
-            throw InputError("command line", where, plain_pattern_message(message_of(e)));
+            std::string joined;
+            for (const auto &p : path)
+              joined += (joined.empty() ? "" : "/") + p;
+            throw InputError("command line", where, undeclared_message(joined, plain_pattern_message(message_of(e))));
           }
         for (; depth > 0; --depth)
           handler_->leave_subsection();
       }
+  }
+
+  void ParameterFile::fail_parse(const std::string &message) const
+  {
+    // deal.II writes "Line <n> of file <name>: why" (for an unknown subsection without the
+    // closing '>').
+    static const std::regex located(R"(Line <(\d+)> of file <[^>:]*>?:? ?(.*))");
+    std::smatch             match;
+    if (message.size() <= 2 * max_value_length && std::regex_search(message, match, located))
+      {
+        const unsigned int line = std::stoul(match[1].str());
+        const std::string  path = section_path_at_line(line);
+        throw InputError(filename_ + ":" + match[1].str(), path,
+                         undeclared_message(path, plain_pattern_message(match[2].str())));
+      }
+    // JSON: deal.II names the entry alone; its section is where the file has it undeclared.
+    static const std::regex undeclared(R"(You can't ask for entry <([^>]*)> you have not yet declared)");
+    if (is_json() && message.size() <= 2 * max_value_length && std::regex_search(message, match, undeclared))
+      {
+        boost::property_tree::ptree tree;
+        const auto                  in = open();
+        boost::property_tree::read_json(*in, tree); // read once already by scan_file
+        for (const auto &[section, entries] : tree)
+          for (const auto &[key, value] : entries)
+            {
+              const std::string path = demangle(section) + "/" + demangle(key);
+              if (demangle(key) == match[1].str() && (value.empty() || value.count("value") != 0) &&
+                  std::find(declared_.begin(), declared_.end(), path) == declared_.end())
+                throw InputError(filename_, path, undeclared_message(path, message));
+            }
+      }
+    throw InputError(filename_, "", message);
+  }
+
+  std::string ParameterFile::undeclared_message(const std::string &path, const std::string &message) const
+  {
+    // deal.II's words for a name it does not know: in a file, on the command line, in a subsection line.
+    const bool entry      = message.find("No entry with name") != std::string::npos ||
+                       message.find("you have not yet declared") != std::string::npos;
+    const bool subsection = message.find("no such subsection") != std::string::npos;
+    if (!entry && !subsection)
+      return message;
+    std::vector<std::string> candidates;
+    if (entry)
+      candidates = declared_;
+    else if (path.find('/') == std::string::npos) // sections are one level deep: the top-level ones
+      {
+        for (const auto &declared : declared_)
+          {
+            const auto section = declared.substr(0, declared.find('/'));
+            if (std::find(candidates.begin(), candidates.end(), section) == candidates.end())
+              candidates.push_back(section);
+          }
+        // A misspelt family keeps the user's instance name: "Bdy beam" -> "Body beam".
+        const auto space = path.find(' ');
+        if (space != std::string::npos)
+          for (const auto &family : families_)
+            candidates.push_back(family + path.substr(space));
+      }
+    const std::string closest = closest_name(path, candidates);
+    return std::string(entry ? "no such entry" : "no such subsection") +
+           (closest.empty() ? "" : " (did you mean '" + closest + "'?)");
   }
 
   void ParameterFile::fail(const std::string &parameter, const std::string &reason) const

@@ -9,6 +9,22 @@
 
 namespace vibroimpact::io
 {
+  namespace
+  {
+    // One a thread: a call in another thread reports to its own caller.
+    ProgressSink &thread_sink()
+    {
+      thread_local ProgressSink sink;
+      return sink;
+    }
+  } // namespace
+
+  ProgressSink set_progress_sink(ProgressSink sink)
+  {
+    std::swap(sink, thread_sink());
+    return sink;
+  }
+
   ProgressBar::ProgressBar(std::string label, const double total, const bool quiet)
     : label_(std::move(label))
     , total_(total > 0 ? total : 1.0)
@@ -21,9 +37,24 @@ namespace vibroimpact::io
     finish();
   }
 
+  void ProgressBar::report(const double done)
+  {
+    const auto &sink = thread_sink();
+    if (!sink)
+      return;
+    const int permille = static_cast<int>(1000 * std::clamp(done / total_, 0.0, 1.0));
+    if (permille == last_reported_)
+      return;
+    last_reported_ = permille;
+    sink(label_, done, total_);
+  }
+
   void ProgressBar::update(const double done)
   {
-    if (!visible_ || finished_)
+    if (finished_)
+      return;
+    report(done);
+    if (!visible_)
       return;
     done_                 = done;
     const double fraction = std::clamp(done / total_, 0.0, 1.0);
@@ -69,10 +100,11 @@ namespace vibroimpact::io
 
   void ProgressBar::finish()
   {
-    if (!visible_ || finished_)
+    if (finished_)
       return;
     update(total_);
     finished_ = true;
-    std::fprintf(stderr, "\n");
+    if (visible_)
+      std::fprintf(stderr, "\n");
   }
 } // namespace vibroimpact::io

@@ -169,14 +169,48 @@ namespace vibroimpact::studies
     return read;
   }
 
+  namespace
+  {
+    // The documentation of what `verb` reads (every verb: empty), bound into `c`.
+    io::ParameterFile documentation_of(const std::string &verb, CaseFile &c)
+    {
+      const std::vector<std::string> verbs{"modes", "simulate", "compare", "sweep", "converge", "continue"};
+      if (!verb.empty() && std::find(verbs.begin(), verbs.end(), verb) == verbs.end())
+        throw io::InputError("command line", "parameters " + verb,
+                             "unknown verb (modes, simulate, compare, sweep, converge, continue)");
+      auto file = io::ParameterFile::documentation(case_file_families(), verb);
+      bind_case_file(file, c);
+      return file;
+    }
+  } // namespace
+
+  std::vector<io::ParameterEntry> parameter_entries(const std::string &verb)
+  {
+    CaseFile c;
+    return documentation_of(verb, c).entries();
+  }
+
+  CaseEntries case_entries(const std::string &name, const std::string &text, const std::vector<std::string> &overrides)
+  {
+    auto     file = io::ParameterFile::from_text(name, text, case_file_families(), overrides);
+    CaseFile c;
+    bind_case_file(file, c); // declares
+    file.parse();
+    CaseEntries result{file.entries(), {}};
+    for (const auto &entry : result.entries)
+      {
+        const auto section = entry.path.substr(0, entry.path.find('/'));
+        if (file.has_section(section) &&
+            std::find(result.sections.begin(), result.sections.end(), section) == result.sections.end())
+          result.sections.push_back(section);
+      }
+    return result;
+  }
+
   void print_parameters(std::ostream &out, const std::string &verb)
   {
-    const std::vector<std::string> verbs{"modes", "simulate", "compare", "sweep", "converge", "continue"};
-    if (!verb.empty() && std::find(verbs.begin(), verbs.end(), verb) == verbs.end())
-      throw io::InputError("command line", "parameters " + verb, "unknown verb (modes, simulate, compare, sweep, converge, continue)");
-    auto     file = io::ParameterFile::documentation(case_file_families(), verb);
-    CaseFile c;
-    bind_case_file(file, c);
+    CaseFile   c;
+    const auto file = documentation_of(verb, c);
     out << "# vibroimpact parameters" << (verb.empty() ? "" : " read by `vibroimpact " + verb + "`")
         << ". Families of subsections are named by the user:\n"
         << "# 'subsection Body beam', 'subsection Contact tip', 'subsection Run theta_one'; <name> stands for that "

@@ -23,6 +23,14 @@ namespace vibroimpact::io
 {
   class ParameterSection;
 
+  // One declared entry as `vibroimpact parameters` prints it: its path "Section/Entry" (a family's
+  // instance "<name>" in the documentation), its value (the file's after parse(), else the
+  // default), its default, deal.II's pattern and its documentation.
+  struct ParameterEntry
+  {
+    std::string path, value, default_value, pattern, documentation;
+  };
+
   class ParameterFile
   {
   public:
@@ -71,6 +79,8 @@ namespace vibroimpact::io
 
     // Every declared parameter with its default and documentation (deal.II's text format).
     void print_documentation(std::ostream &out) const;
+    // The same entries as data, in the order print_documentation prints them.
+    std::vector<ParameterEntry> entries() const;
 
     [[noreturn]] void fail(const std::string &parameter, const std::string &reason) const;
 
@@ -87,6 +97,11 @@ namespace vibroimpact::io
     void add_instance(const std::string &subsection);
     void check_override_instance(const std::string &subsection, const std::string &where) const;
     std::string section_path_at_line(unsigned int line) const;
+    // Throws the InputError of deal.II's parse failure `message`, located where it can be.
+    [[noreturn]] void fail_parse(const std::string &message) const;
+    // deal.II's message for an undeclared entry or subsection at `path` said plainly, with the
+    // closest declared name ("did you mean ..."); any other message as it is.
+    std::string undeclared_message(const std::string &path, const std::string &message) const;
 
     std::string                                              filename_;
     std::optional<std::string>                               text_; // from_text: the case itself
@@ -104,4 +119,8 @@ namespace vibroimpact::io
   // Splits "a, b, c" into its trimmed items.
   std::vector<std::string> split_list(const std::string &text, char separator = ',');
   std::string              trim(const std::string &text);
+
+  // The candidate closest to `name` (case-insensitive edit distance), or "" when none is close
+  // enough to be a misspelling of it: for "did you mean ..." in messages.
+  std::string closest_name(const std::string &name, const std::vector<std::string> &candidates);
 } // namespace vibroimpact::io

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <vibroimpact/integrators/solver.h>
+#include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/periodic/continuation_parameters.h>
 #include <vibroimpact/structure/case_description.h>
 #include <vibroimpact/studies/convergence.h>
@@ -17,10 +18,6 @@
 #include <string>
 #include <vector>
 
-namespace vibroimpact::io
-{
-  class ParameterFile;
-}
 
 namespace vibroimpact::studies
 {
@@ -77,4 +74,16 @@ namespace vibroimpact::studies
   // Every parameter a verb reads (every verb: empty), with defaults and documentation, and the
   // registered solvers.
   void print_parameters(std::ostream &out, const std::string &verb);
+
+  // The entries print_parameters prints, as data (the Python module's vibroimpact.parameters).
+  std::vector<io::ParameterEntry> parameter_entries(const std::string &verb);
+
+  // Every entry of a case (a file's text, `name` standing for it, with its overrides) with its value,
+  // and the top-level sections the case gives (in the file or by an override).
+  struct CaseEntries
+  {
+    std::vector<io::ParameterEntry> entries;
+    std::vector<std::string>        sections;
+  };
+  CaseEntries case_entries(const std::string &name, const std::string &text, const std::vector<std::string> &overrides);
 } // namespace vibroimpact::studies
