@@ -32,7 +32,13 @@ namespace vibroimpact::app
             std::fprintf(stderr, "vibroimpact: warning: %s stopped after %zu points: %s\n", branch.family.c_str(),
                          branch.points.size(), branch.stop_reason.c_str());
           for (std::size_t k = 0; k < branch.points.size(); ++k)
-            if (branch.points[k].jumped)
+            if (branch.points[k].jumped && branch.points[k].restarted)
+              std::fprintf(stderr,
+                           "vibroimpact: warning: %s, point %zu: a restart past a failure found only an orbit far "
+                           "from the last one (at %.6g rad/s): a break in the branch (branch.csv columns 'restarted', "
+                           "'jumped')\n",
+                           branch.family.c_str(), k, branch.points[k].frequency);
+            else if (branch.points[k].jumped)
               std::fprintf(stderr,
                            "vibroimpact: warning: %s, point %zu: the period changed by more than %g %% in one step "
                            "(T = %.6g): possibly another family (branch.csv column 'jumped')\n",
