@@ -19,6 +19,7 @@
 #include <vibroimpact/studies/convergence_study.h>
 #include <vibroimpact/studies/modes_study.h>
 #include <vibroimpact/studies/simulation_study.h>
+#include <vibroimpact/studies/support_tables.h>
 #include <vibroimpact/studies/sweep_study.h>
 
 #include <pybind11/numpy.h>
@@ -28,6 +29,8 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <csignal>
 #include <fstream>
 #include <mutex>
@@ -143,68 +146,6 @@ namespace
     return d;
   }
 
-  // The columns of events.csv (integrators::write_events_csv).
-  py::dict event_columns(const integrators::ResponseHistory &h)
-  {
-    std::vector<double>      time, pre, post, impulse;
-    std::vector<std::string> contact, kind;
-    for (const auto &e : h.events())
-      {
-        time.push_back(e.time);
-        contact.push_back(h.contact_names().at(e.contact));
-        kind.push_back(integrators::to_string(e.kind));
-        pre.push_back(e.pre_velocity);
-        post.push_back(e.post_velocity);
-        impulse.push_back(e.impulse);
-      }
-    py::dict d;
-    d["time"]          = doubles(time);
-    d["contact"]       = strings(contact);
-    d["kind"]          = strings(kind);
-    d["pre_velocity"]  = doubles(pre);
-    d["post_velocity"] = doubles(post);
-    d["impulse"]       = doubles(impulse);
-    return d;
-  }
-
-  // The columns of statistics.csv (studies::write_support_statistics).
-  py::dict statistics_columns(const std::vector<studies::SupportStatistics> &statistics)
-  {
-    std::vector<std::string> names;
-    std::vector<std::vector<double>> v(9);
-    for (const auto &s : statistics)
-      {
-        names.push_back(s.name);
-        const double row[9] = {s.duration,   double(s.impacts), s.impact_rate, s.contact_fraction, s.mean_force,
-                               s.rms_force,  s.peak_force,      s.impact_work, s.work_rate};
-        for (int k = 0; k < 9; ++k)
-          v[k].push_back(row[k]);
-      }
-    const char *columns[9] = {"duration",  "impacts",    "impact_rate", "contact_fraction", "mean_force",
-                              "rms_force", "peak_force", "impact_work", "work_rate"};
-    py::dict    d;
-    d["support"] = strings(names);
-    for (int k = 0; k < 9; ++k)
-      d[columns[k]] = doubles(v[k]);
-    // Supports in space: statistics.csv's appended columns (0 for planar stops).
-    if (std::none_of(statistics.begin(), statistics.end(), [](const auto &s) { return s.in_space; }))
-      return d;
-    using S = studies::SupportStatistics;
-    const std::pair<const char *, double S::*> spatial[] = {
-      {"mean_shock_duration", &S::mean_shock_duration},     {"mean_rebound_duration", &S::mean_rebound_duration},
-      {"mean_tangential_force", &S::mean_tangential_force}, {"rms_tangential_force", &S::rms_tangential_force},
-      {"peak_tangential_force", &S::peak_tangential_force}, {"friction_work", &S::friction_work},
-      {"wear_work", &S::wear_work},                         {"wear_work_rate", &S::wear_work_rate}};
-    for (const auto &[name, member] : spatial)
-      {
-        std::vector<double> column;
-        for (const auto &s : statistics)
-          column.push_back(s.*member);
-        d[name] = doubles(column);
-      }
-    return d;
-  }
-
   // The numbers `simulate` prints (integrators::print_summary), by name; the warnings it prints
   // (the model's conditioning, then the run's).
   py::dict summary_of(const studies::SimulationResult &r, std::vector<std::string> warnings)
@@ -229,13 +170,38 @@ namespace
   }
 
   // The columns of a CSV file a study writes (its io::CsvTable): numbers and counts as doubles,
-  // text as str.
+  // text as str. What the file leaves empty (a value that is not finite, CsvWriter::format) is NaN.
   py::dict csv_columns(const io::CsvTable &table)
   {
     py::dict d;
     for (const auto &c : table.columns)
-      d[py::str(c.name)] = c.kind == io::CsvTable::Column::Kind::text ? strings(c.cells) : doubles(c.numbers);
+      {
+        if (c.kind == io::CsvTable::Column::Kind::text)
+          {
+            d[py::str(c.name)] = strings(c.cells);
+            continue;
+          }
+        auto numbers = doubles(c.numbers);
+        auto n       = numbers.mutable_unchecked<1>();
+        for (py::ssize_t k = 0; k < n.shape(0); ++k)
+          if (!std::isfinite(n(k)))
+            n(k) = std::numeric_limits<double>::quiet_NaN();
+        d[py::str(c.name)] = numbers;
+      }
     return d;
+  }
+
+  // A CSV file's stem ("spectra.csv" -> "spectra").
+  py::str stem(const std::string &file) { return py::str(file.substr(0, file.size() - 4)); }
+
+  // The tables `simulate` writes of a run held in memory, by stem: events, then the supports'
+  // (statistics, spectra, force_pdf, support_forces, support_orbits, wear_sectors) when it has any.
+  void add_run_tables(py::dict &d, const model::StructuralModel &model, const integrators::ResponseHistory &history,
+                      const std::vector<studies::SupportStatistics> &statistics)
+  {
+    d["events"] = csv_columns(integrators::events_table(history));
+    for (const auto &[file, table] : studies::support_tables(model, history, statistics))
+      d[stem(file)] = csv_columns(table);
   }
 
   // A study's CSV files by stem ("poincare.csv" -> "poincare").
@@ -244,6 +210,48 @@ namespace
     py::dict d;
     for (const auto &[file, table] : tables)
       d[py::str(file.substr(0, file.size() - 4))] = csv_columns(table);
+    return d;
+  }
+
+  // The sampled orbits by name (orbit_<family>_<point>): family, point, the table of their CSV
+  // file and every DoF's displacement and velocity as (samples x DoFs) arrays.
+  py::dict orbit_arrays(const std::vector<studies::SampledOrbit> &orbits, const model::StructuralModel &model)
+  {
+    py::dict d;
+    for (const auto &orbit : orbits)
+      {
+        const auto &samples = orbit.samples;
+        const auto  n       = py::ssize_t(samples.time.size()), dofs = py::ssize_t(model.n_dofs());
+        py::array_t<double> u({n, dofs}), v({n, dofs});
+        auto                uu = u.mutable_unchecked<2>(), vv = v.mutable_unchecked<2>();
+        for (py::ssize_t k = 0; k < n; ++k)
+          for (py::ssize_t j = 0; j < dofs; ++j)
+            {
+              uu(k, j) = samples.displacement[std::size_t(k)](j);
+              vv(k, j) = samples.velocity[std::size_t(k)](j);
+            }
+        py::dict o;
+        o["family"]       = orbit.family;
+        o["point"]        = orbit.point;
+        o["table"]        = csv_columns(orbit.table);
+        o["displacement"] = u;
+        o["velocity"]     = v;
+        d[py::str(orbit.name)] = o;
+      }
+    return d;
+  }
+
+  // What `continue` prints: the map, its unknowns, the wall time, a row per family (families_table)
+  // and the printed lines.
+  py::dict continuation_summary(const studies::ContinuationResult &result, const periodic::PeriodicFlowMap &flow,
+                                const std::vector<std::string> &lines)
+  {
+    py::dict d;
+    d["map"]       = flow.name();
+    d["unknowns"]  = flow.dimension();
+    d["wall_time"] = result.wall_time;
+    d["families"]  = csv_columns(studies::families_table(result));
+    d["text"]      = lines;
     return d;
   }
 
@@ -440,10 +448,9 @@ namespace
           out->commit();
         });
       py::dict d;
-      d["history"]    = history_columns(result.history);
-      d["events"]     = event_columns(result.history);
-      d["statistics"] = statistics_columns(result.statistics);
-      d["summary"]    = summary_of(result, warnings);
+      d["history"] = history_columns(result.history);
+      add_run_tables(d, result.model, result.history, result.statistics);
+      d["summary"] = summary_of(result, warnings);
       return d;
     }
 
@@ -462,15 +469,29 @@ namespace
       auto &[cc, model, flow] = *setup;
       if (!result.any_orbit())
         throw std::runtime_error(studies::no_orbit_message(result, cc));
-      const auto table = without_gil([&, &cc = cc, &model = model, &flow = flow] {
+      struct Tables
+      {
+        io::CsvTable                       branch;
+        std::vector<studies::SampledOrbit> orbits;
+        std::vector<std::string>           summary, warnings;
+      };
+      const auto tables = without_gil([&, &cc = cc, &model = model, &flow = flow] {
         if (out)
           {
             studies::write_continuation(result, cc, *flow, *model, *out);
             out->commit();
           }
-        return studies::branch_table(result, cc, *flow, *model);
+        return Tables{studies::branch_table(result, cc, *flow, *model),
+                      studies::sampled_orbits(result, cc, *flow, *model),
+                      studies::continuation_summary(result, *flow, *model, 1),
+                      studies::continuation_warnings(result, cc)};
       });
-      return csv_columns(table);
+      py::dict d;
+      d["branch"]   = csv_columns(tables.branch);
+      d["orbits"]   = orbit_arrays(tables.orbits, *model);
+      d["summary"]  = continuation_summary(result, *flow, tables.summary);
+      d["warnings"] = tables.warnings;
+      return d;
     }
 
     py::dict compare(const std::optional<std::string> &output) const
@@ -491,11 +512,10 @@ namespace
       for (const auto &run : result.runs)
         {
           py::dict r;
-          r["solver"]     = run.solver_name;
-          r["history"]    = history_columns(run.history);
-          r["events"]     = event_columns(run.history);
-          r["statistics"] = statistics_columns(run.statistics);
-          r["warnings"]   = run.history.summary.warnings;
+          r["solver"]  = run.solver_name;
+          r["history"] = history_columns(run.history);
+          add_run_tables(r, run.model, run.history, run.statistics);
+          r["warnings"] = run.history.summary.warnings;
           runs[py::str(run.name)] = r;
         }
       for (const auto &[file, table] : studies::comparison_tables(result))
@@ -623,7 +643,7 @@ PYBIND11_MODULE(_vibroimpact, m)
     .def("simulate", &Case::simulate, py::arg("solver") = py::none(), py::arg("output") = py::none(),
          "`vibroimpact simulate`: returns a dict of tables and the summary.")
     .def("continue_", &Case::continue_, py::arg("output") = py::none(),
-         "`vibroimpact continue`: returns branch.csv's columns.")
+         "`vibroimpact continue`: returns a dict of the branch, the orbits, the summary and the warnings.")
     .def("compare", &Case::compare, py::arg("output") = py::none(), "`vibroimpact compare`: returns a dict.")
     .def("converge", &Case::converge, py::arg("output") = py::none(), "`vibroimpact converge`: returns a dict.")
     .def("sweep", &Case::sweep, py::arg("output") = py::none(), "`vibroimpact sweep` (serial): returns a dict.");

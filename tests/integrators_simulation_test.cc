@@ -6,6 +6,7 @@
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/structure/case_description.h>
 #include <vibroimpact/structure/model_builder.h>
+#include <vibroimpact/studies/simulation_study.h>
 
 #include <gtest/gtest.h>
 
@@ -111,8 +112,8 @@ TEST(IntegratorsSimulation, TwoDofHistoryAndSummary)
   fs::remove_all(dir);
   fs::create_directories(dir);
   const auto history = integrators::run_to_history(integrators::MoreauJeanSolver(s), model, control);
-  integrators::write_history_csv(dir / "history.csv", history);
-  integrators::write_events_csv(dir / "events.csv", history);
+  studies::write_history_csv(dir / "history.csv", history);
+  io::write_csv_table(dir / "events.csv", integrators::events_table(history));
   const auto        &summary = history.summary;
   std::ostringstream text;
   integrators::print_summary(text, summary);

@@ -10,6 +10,7 @@
 #include <vibroimpact/integrators/response_history.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/studies/simulation_study.h>
+#include <vibroimpact/studies/support_output.h>
 #include <vibroimpact/studies/support_statistics.h>
 
 #include "test_support.h"
@@ -249,7 +250,7 @@ TEST(RecordStreaming, AStreamedRunHoldsBoundedRowsAndWritesTheSameFiles)
   EXPECT_GE(kept.peak_rows_held, 10001u);
   const fs::path batch = scratch.path / "batch";
   fs::create_directories(batch);
-  integrators::write_history_csv(batch / "history.csv", kept.history);
+  studies::write_history_csv(batch / "history.csv", kept.history);
   studies::write_support_statistics(batch, model, kept.history, kept.statistics, false);
   for (const char *file : {"history.csv", "support_forces.csv", "statistics.csv", "spectra.csv", "force_pdf.csv"})
     EXPECT_TRUE(read(scratch.path / "streamed1" / file) == read(batch / file)) << file << " differs";

@@ -8,6 +8,7 @@
 #include <vibroimpact/integrators/moreau_jean.h>
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/studies/support_statistics.h>
+#include <vibroimpact/studies/support_output.h>
 
 #include <gtest/gtest.h>
 

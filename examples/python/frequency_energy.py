@@ -1,7 +1,8 @@
 """The frequency-energy plot of the seed talk's 2-DOF chain (m = k = 1, a rigid stop 0.1 beyond
 m2, elastic impacts e = 1; examples/two_dof_fep): the families of periodic orbits with one impact
 a period leave the linear modes (omega = 0.618, 1.618 rad/s) at their grazing energies and stiffen.
-case.continue_() traces them by shooting and continuation; its result is branch.csv's columns.
+case.continue_() traces them by shooting and continuation; its .branch is branch.csv's columns, its
+.warnings what the command line warns of (also issued as vi.VibroimpactWarning).
 
     PYTHONPATH=build/python python3 examples/python/frequency_energy.py fep.png
 """
@@ -21,7 +22,7 @@ CASE = Path(__file__).resolve().parents[1] / "two_dof_fep" / "case.prm"
 
 def branches(points=120):
     """branch.csv's columns: one row per orbit, `family` 0 and 1 for the modes 1 and 2."""
-    return vi.Case(CASE, overrides={"Continuation/Maximum points": points}).continue_()
+    return vi.Case(CASE, overrides={"Continuation/Maximum points": points}).continue_().branch
 
 
 def plot(branch, path):

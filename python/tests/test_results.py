@@ -27,7 +27,8 @@ def test_results_print_their_shapes_and_summary(run):
     assert run.events.shape == (len(run.events["time"]), len(run.events))
     text = repr(run)
     assert text.splitlines()[0] == "Simulation:"
-    assert "history     %d rows x %d columns" % (rows, columns) in text
+    assert "history  %d rows x %d columns" % (rows, columns) in text  # statistics: None, not listed
+    assert "statistics" not in text
     assert "solver=moreau-jean" in text and "impacts=%d" % run.summary["impacts"] in text
     assert repr(run.history).startswith("Table(%d rows x %d columns: time, " % (rows, columns))
     html = run._repr_html_()
@@ -42,7 +43,7 @@ def test_to_pandas(run):
     frame = run.history.to_pandas()
     assert isinstance(frame, pandas.DataFrame) and list(frame.columns) == list(run.history)
     np.testing.assert_array_equal(frame["total_energy"].to_numpy(), run.history["total_energy"])
-    assert set(run.to_pandas()) == {"history", "events", "statistics"}
+    assert set(run.to_pandas()) == {"history", "events"}  # no supports: no support tables (None)
 
 
 def test_every_method_documents_parameters_returns_and_raises():

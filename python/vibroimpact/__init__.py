@@ -17,6 +17,7 @@ Bad input raises InputError (a ValueError) with the command line's one-line mess
 failure raises NumericalError (a RuntimeError); Ctrl-C raises KeyboardInterrupt.
 """
 import os as _os
+import warnings as _warnings
 
 from ._parameters import Parameter, parameters
 from ._parameters import case_prm as _case_prm
@@ -31,8 +32,19 @@ from ._values import override_list as _override_list
 from ._vibroimpact import Case as _Case
 from ._vibroimpact import InputError, NumericalError, __version__, solvers
 
-__all__ = ["Case", "InputError", "NumericalError", "Modes", "Simulation", "Comparison", "Convergence", "Sweep",
-           "Table", "Parameter", "parameters", "solvers", "__version__"]
+__all__ = ["Case", "InputError", "NumericalError", "VibroimpactWarning", "Modes", "Simulation", "Continuation",
+           "Comparison", "Convergence", "Sweep", "Table", "Parameter", "parameters", "solvers", "__version__"]
+
+
+class VibroimpactWarning(UserWarning):
+    """What the command line prints as "warning: ...": a family that stopped on a failure, a
+    jumped point, an ill-conditioned model, an LCP the solver recovered from. Each is also kept
+    in the result (``warnings``, or ``summary["warnings"]``); filter them as any warning."""
+
+
+def _warn(messages):
+    for message in messages:
+        _warnings.warn(message, VibroimpactWarning, stacklevel=3)
 
 
 def _folder(output):
@@ -47,13 +59,39 @@ class Modes(_Result):
 
 
 class Simulation(_Result):
-    """Case.simulate(): history, events, statistics (mappings column -> 1-D ndarray, the columns
-    of history.csv, events.csv and statistics.csv) and summary (the numbers the run prints)."""
+    """Case.simulate(): every CSV table the command line writes for the run, as a Table (column ->
+    1-D ndarray): history, events (planar contacts and supports in space, with `angle` for the
+    latter), and for runs with clearance supports statistics, spectra, force_pdf, support_forces
+    (planar supports), support_orbits and wear_sectors (supports in space); a table the run does
+    not write is None. summary: the numbers the run prints, and its warnings."""
+
+    TABLES = ("history", "events", "statistics", "spectra", "force_pdf", "support_forces", "support_orbits",
+              "wear_sectors")
+
+    def __init__(self, fields):
+        super().__init__({name: fields.get(name) for name in self.TABLES + ("summary",)})
+
+
+class Continuation(_Result):
+    """Case.continue_(): branch (branch.csv's columns, one row per orbit), special_points (the
+    rows of branch whose `special` is set: folds, branch points, period doublings, grazings),
+    orbits (orbit_<family>_<point> -> {family, point, table: the columns of its CSV file,
+    displacement and velocity: samples x DoFs arrays}), summary (map, unknowns, wall_time,
+    families: a row per family with its range and why it stopped, text: the lines the command
+    line prints) and warnings (the command line's, also issued as VibroimpactWarning)."""
+
+    def __init__(self, fields):
+        branch = Table(fields["branch"])
+        special = branch["special"] != ""
+        super().__init__({"branch": branch,
+                          "special_points": Table({k: v[special] for k, v in branch.items()}),
+                          "orbits": fields["orbits"], "summary": fields["summary"],
+                          "warnings": fields["warnings"]})
 
 
 class Comparison(_Result):
-    """Case.compare(): runs (name -> {solver, history, events, statistics, warnings}: the columns of
-    <run>/history.csv, events.csv and statistics.csv), reference (the reference run's name), impacts
+    """Case.compare(): runs (name -> {solver, history, events, the support tables of simulate()
+    that the run writes (statistics, spectra, ...), warnings}: the columns of <run>/*.csv), reference (the reference run's name), impacts
     (run -> the columns of impacts_<run>.csv), support_statistics (the columns of
     support_statistics.csv; empty without clearance supports) and text (comparison.txt)."""
 
@@ -278,7 +316,9 @@ class Case:
     """)
     def simulate(self, solver=None, output=None, progress=None):
         with _reporting(progress):
-            return Simulation(self._case.simulate(solver, _folder(output)))
+            run = Simulation(self._case.simulate(solver, _folder(output)))
+        _warn(run.summary["warnings"])
+        return run
 
     @_documented("""Periodic orbits by shooting and continuation (`vibroimpact continue`).
 
@@ -288,8 +328,7 @@ class Case:
 
     Returns
     -------
-    Table
-        branch.csv's columns, one row per orbit.
+    Continuation
 
     Raises
     ------
@@ -297,7 +336,9 @@ class Case:
     """)
     def continue_(self, output=None, progress=None):
         with _reporting(progress):
-            return Table(self._case.continue_(_folder(output)))
+            result = Continuation(self._case.continue_(_folder(output)))
+        _warn(result.warnings)
+        return result
 
     @_documented("""Every "Run <name>" of the case against the reference run (`vibroimpact compare`).
 
@@ -315,7 +356,10 @@ class Case:
     """)
     def compare(self, output=None, progress=None):
         with _reporting(progress):
-            return Comparison(self._case.compare(_folder(output)))
+            result = Comparison(self._case.compare(_folder(output)))
+        for run in result.runs.values():
+            _warn(run["warnings"])
+        return result
 
     @_documented("""The Convergence subsection's refinement study (`vibroimpact converge`).
 
@@ -333,7 +377,9 @@ class Case:
     """)
     def converge(self, output=None, progress=None):
         with _reporting(progress):
-            return Convergence(self._case.converge(_folder(output)))
+            result = Convergence(self._case.converge(_folder(output)))
+        _warn(result.warnings)
+        return result
 
     @_documented("""The Sweep subsection's parameter sweep or seed ensemble (`vibroimpact sweep`),
     serial: MPI stays with the command line.

@@ -99,7 +99,8 @@ def _summary_text(summary):
 
 class Result:
     """Named results: each field an attribute. Printing lists the fields with their tables'
-    shapes, then the run's summary."""
+    shapes (those that are None, tables a run does not write, are left out), then the run's
+    summary."""
 
     def __init__(self, fields):
         self.__dict__.update({k: tabulate(v) for k, v in fields.items()})
@@ -129,8 +130,12 @@ class Result:
             collect(name, value)
         return frames
 
+    def _shown(self):
+        """The fields with a value (a table the run does not write is None, and not listed)."""
+        return {k: v for k, v in vars(self).items() if v is not None}
+
     def __repr__(self):
-        fields = vars(self)
+        fields = self._shown()
         width = max((len(k) for k in fields), default=0)
         lines = ["%s:" % type(self).__name__]
         for name, value in fields.items():
@@ -148,5 +153,5 @@ class Result:
         rows = "".join("<tr><th style='text-align:left'>%s</th><td style='text-align:left'>%s</td></tr>"
                        % (_html.escape(name), _html.escape(_summary_text(value) if name == "summary"
                                                            and isinstance(value, dict) else _describe(value)))
-                       for name, value in vars(self).items())
+                       for name, value in self._shown().items())
         return "<b>%s</b><table>%s</table>" % (type(self).__name__, rows)

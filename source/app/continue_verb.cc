@@ -20,62 +20,20 @@ namespace vibroimpact::app
 {
   namespace
   {
-    void report_branches(const studies::ContinuationResult &result, const periodic::PeriodicFlowMap &flow,
-                         const model::StructuralModel &m, const unsigned int n_ranks, const bool quiet)
+    // The summary (stdout, none with -q), then the warnings (stderr) of a run that wrote its files.
+    void report_branches(const studies::ContinuationResult &result, const periodic::ContinuationCase &cc,
+                         const periodic::PeriodicFlowMap &flow, const model::StructuralModel &m,
+                         const unsigned int n_ranks, const bool quiet)
     {
       if (!quiet)
-        std::printf("%s: %s map, %u unknowns, %u rank%s, %.3g s\n", m.name.c_str(), flow.name().c_str(),
-                    unsigned(flow.dimension()), n_ranks, n_ranks == 1 ? "" : "s", result.wall_time);
-      for (const auto &branch : result.branches)
-        {
-          if (branch.failed)
-            std::fprintf(stderr, "vibroimpact: warning: %s stopped after %zu points: %s\n", branch.family.c_str(),
-                         branch.points.size(), branch.stop_reason.c_str());
-          for (std::size_t k = 0; k < branch.points.size(); ++k)
-            if (branch.points[k].jumped && branch.points[k].restarted)
-              std::fprintf(stderr,
-                           "vibroimpact: warning: %s, point %zu: a restart past a failure found only an orbit far "
-                           "from the last one (at %.6g rad/s): a break in the branch (branch.csv columns 'restarted', "
-                           "'jumped')\n",
-                           branch.family.c_str(), k, branch.points[k].frequency);
-            else if (branch.points[k].jumped)
-              std::fprintf(stderr,
-                           "vibroimpact: warning: %s, point %zu: the period changed by more than %g %% in one step "
-                           "(T = %.6g): possibly another family (branch.csv column 'jumped')\n",
-                           branch.family.c_str(), k, 100 * periodic::BranchPoint::jump_tolerance,
-                           branch.points[k].period);
-          if (quiet || branch.points.empty())
-            continue;
-          const auto &first = branch.points.front(), &last = branch.points.back();
-          unsigned    stable = 0, newton = 0;
-          for (const auto &p : branch.points)
-            stable += p.stable, newton = std::max(newton, p.newton_iterations);
-          std::printf("  %s: %zu points (%u stable), energy %.6g .. %.6g, frequency %.6g .. %.6g rad/s, impacts per "
-                      "period %u .. %u, at most %u Newton iterations, %lu flow evaluations; stopped: %s\n",
-                      branch.family.c_str(), branch.points.size(), stable, first.energy, last.energy, first.frequency,
-                      last.frequency, first.impacts, last.impacts, newton, branch.flow_evaluations,
-                      branch.stop_reason.c_str());
-          for (const auto &reason : branch.restarts)
-            std::printf("    restarted past: %s\n", reason.c_str());
-        }
+        for (const auto &line : studies::continuation_summary(result, flow, m, n_ranks))
+          std::printf("%s\n", line.c_str());
+      std::fflush(stdout);
+      for (const auto &warning : studies::continuation_warnings(result, cc))
+        std::fprintf(stderr, "vibroimpact: warning: %s\n", warning.c_str());
       if (result.interrupt_signal != 0)
         std::fprintf(stderr, "vibroimpact: interrupted by signal %d: the orbits converged before it are written, "
                              "marked INTERRUPTED\n", result.interrupt_signal);
-    }
-
-    // An orbit point a family stopped short of (or beyond Maximum points: a quick run of an
-    // example with fewer points keeps its Orbit points): its orbit file is missing, and the user
-    // is told so rather than left to look.
-    void warn_orbits_not_written(const studies::ContinuationResult &result, const periodic::ContinuationCase &cc)
-    {
-      for (std::size_t b = 0; b < result.branches.size(); ++b)
-        for (const double k : cc.orbit_points)
-          if (k >= result.branches[b].points.size())
-            std::fprintf(stderr,
-                         "vibroimpact: warning: %s: Continuation/Orbit points: %s stopped after %zu points: no "
-                         "orbit_%zu_%lu written\n",
-                         cc.filename.c_str(), result.branches[b].family.c_str(), result.branches[b].points.size(), b,
-                         static_cast<unsigned long>(k));
     }
   } // namespace
 
@@ -115,8 +73,7 @@ namespace vibroimpact::app
       }
     studies::write_continuation(result, cc, *flow, *model, *out);
     out->commit(result.interrupt_signal != 0);
-    report_branches(result, *flow, *model, n_ranks, options.quiet);
-    warn_orbits_not_written(result, cc);
+    report_branches(result, cc, *flow, *model, n_ranks, options.quiet);
     return result.interrupt_signal != 0 ? 128 + result.interrupt_signal : io::exit_success;
   }
 } // namespace vibroimpact::app

@@ -1,8 +1,6 @@
 // The one response history of every solver (see integrators/response_history.h): rows, events,
 // sticking phases, the summary and the writers of history.csv and events.csv.
 #include <vibroimpact/integrators/response_history.h>
-#include <vibroimpact/io/csv_writer.h>
-#include <vibroimpact/io/hdf5_records.h>
 
 #include <algorithm>
 #include <cmath>
@@ -291,13 +289,6 @@ namespace vibroimpact::integrators
     return (1 - w) * values[k - 1] + w * values[k];
   }
 
-  void write_history_csv(const std::filesystem::path &file, const ResponseHistory &history)
-  {
-    io::CsvWriter csv(file, history.columns());
-    for (std::size_t k = 0; k < history.n_rows(); ++k)
-      csv.write_row(history.row(k));
-  }
-
   namespace
   {
     // events.csv's rows, the one rule for both writers: the planar contacts' events and, when
@@ -340,43 +331,27 @@ namespace vibroimpact::integrators
     }
   } // namespace
 
-  void write_events_csv(const std::filesystem::path &file, const ResponseHistory &history)
+  io::CsvTable events_table(const ResponseHistory &history)
   {
-    const auto              &f          = io::CsvWriter::format;
-    const bool               with_angle = !history.support_names().empty();
-    std::vector<std::string> columns{"time", "contact", "kind", "pre_velocity", "post_velocity", "impulse"};
-    if (with_angle)
-      columns.push_back("angle");
-    io::CsvWriter csv(file, columns);
+    io::CsvTable table({"time"});
+    table.add("contact", io::CsvTable::Column::Kind::text);
+    table.add("kind", io::CsvTable::Column::Kind::text);
+    const bool with_angle = !history.support_names().empty();
+    for (const auto *name : {"pre_velocity", "post_velocity", "impulse", "angle"})
+      if (with_angle || std::string(name) != "angle")
+        table.add(name);
+    auto &c = table.columns;
     for_each_event(history, [&](const EventRow &r) {
-      std::vector<std::string> cells{f(r.time), r.contact, to_string(r.kind), f(r.pre), f(r.post), f(r.impulse)};
+      c[0].numbers.push_back(r.time);
+      c[1].cells.push_back(r.contact);
+      c[2].cells.push_back(to_string(r.kind));
+      c[3].numbers.push_back(r.pre);
+      c[4].numbers.push_back(r.post);
+      c[5].numbers.push_back(r.impulse);
       if (with_angle)
-        cells.push_back(f(r.angle));
-      csv.write_cells(cells);
+        c[6].numbers.push_back(r.angle);
     });
-  }
-
-  void write_events_hdf5(io::Hdf5Records &file, const ResponseHistory &history)
-  {
-    std::vector<double>      time, pre_velocity, post_velocity, impulse, angle;
-    std::vector<std::string> contact, kind;
-    for_each_event(history, [&](const EventRow &r) {
-      time.push_back(r.time);
-      contact.push_back(r.contact);
-      kind.push_back(to_string(r.kind));
-      pre_velocity.push_back(r.pre);
-      post_velocity.push_back(r.post);
-      impulse.push_back(r.impulse);
-      angle.push_back(r.angle);
-    });
-    file.write_column("events", "time", time);
-    file.write_column("events", "contact", contact);
-    file.write_column("events", "kind", kind);
-    file.write_column("events", "pre_velocity", pre_velocity);
-    file.write_column("events", "post_velocity", post_velocity);
-    file.write_column("events", "impulse", impulse);
-    if (!history.support_names().empty())
-      file.write_column("events", "angle", angle);
+    return table;
   }
 
   double RunSummary::counter(const std::string &name) const

@@ -218,4 +218,12 @@ namespace vibroimpact::io
     file_id_           = -1;
     check(flushed && closed, file_);
   }
+  void Hdf5Records::write_table(const std::string &group, const CsvTable &table)
+  {
+    for (const auto &column : table.columns)
+      if (column.kind == CsvTable::Column::Kind::text)
+        write_column(group, column.name, column.cells);
+      else
+        write_column(group, column.name, column.numbers);
+  }
 } // namespace vibroimpact::io

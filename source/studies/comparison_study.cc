@@ -6,6 +6,8 @@
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/comparison_study.h>
+#include <vibroimpact/studies/simulation_study.h>
+#include <vibroimpact/studies/support_output.h>
 
 #include "spatial_statistics.h"
 
@@ -115,8 +117,8 @@ namespace vibroimpact::studies
       {
         const auto folder = out.staging() / run.name;
         std::filesystem::create_directories(folder);
-        integrators::write_history_csv(folder / "history.csv", run.history);
-        integrators::write_events_csv(folder / "events.csv", run.history);
+        write_history_csv(folder / "history.csv", run.history);
+        io::write_csv_table(folder / "events.csv", integrators::events_table(run.history));
         if (!run.statistics.empty())
           write_support_statistics(folder, run.model, run.history, run.statistics, false);
         names.push_back(run.name);

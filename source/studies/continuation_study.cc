@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -62,11 +63,9 @@ namespace vibroimpact::studies
 {
   namespace
   {
-    void write_orbit(const periodic::PeriodicFlowMap &flow, const model::StructuralModel &model,
-                     const periodic::BranchPoint &p, const std::string &name, io::OutputFolder &out,
-                     const unsigned int n_samples)
+    // orbit_<family>_<point>.csv's table of one period's samples.
+    io::CsvTable orbit_table(const model::StructuralModel &model, const periodic::OrbitSamples &samples)
     {
-      const auto samples = flow.sample(p.state, p.period, n_samples);
       std::vector<std::string> columns{"time", "total_energy"};
       for (const auto &contact : model.contacts)
         columns.push_back("gap_" + contact.name);
@@ -75,12 +74,11 @@ namespace vibroimpact::studies
           columns.push_back("u_" + probe.name);
           columns.push_back("v_" + probe.name);
         }
-      io::CsvWriter  table(out / (name + ".csv"), columns);
-      io::VtkSeries  vtk(out.staging(), name, model.geometry);
+      io::CsvTable table(columns);
       for (std::size_t k = 0; k < samples.time.size(); ++k)
         {
-          const auto &u = samples.displacement[k];
-          const auto &v = samples.velocity[k];
+          const auto  &u      = samples.displacement[k];
+          const auto  &v      = samples.velocity[k];
           const double energy = samples.energy.empty() ? model.kinetic_energy(v) + model.potential_energy(u)
                                                        : samples.energy[k];
           std::vector<double> row{samples.time[k], energy};
@@ -91,9 +89,18 @@ namespace vibroimpact::studies
               row.push_back(probe.row.dot(u));
               row.push_back(probe.row.dot(v));
             }
-          table.write_row(row);
-          vtk.write_frame(samples.time[k], {{"displacement", u}, {"velocity", v}});
+          table.add_row(row);
         }
+      return table;
+    }
+
+    void write_orbit(const SampledOrbit &orbit, const model::StructuralModel &model, io::OutputFolder &out)
+    {
+      io::write_csv_table(out / (orbit.name + ".csv"), orbit.table);
+      io::VtkSeries vtk(out.staging(), orbit.name, model.geometry);
+      const auto   &samples = orbit.samples;
+      for (std::size_t k = 0; k < samples.time.size(); ++k)
+        vtk.write_frame(samples.time[k], {{"displacement", samples.displacement[k]}, {"velocity", samples.velocity[k]}});
       vtk.write_record();
     }
 
@@ -533,21 +540,140 @@ namespace vibroimpact::studies
     return table;
   }
 
+  std::vector<SampledOrbit> sampled_orbits(const ContinuationResult &result, const periodic::ContinuationCase &cc,
+                                           periodic::PeriodicFlowMap &flow, const model::StructuralModel &m)
+  {
+    std::vector<SampledOrbit> orbits;
+    for (std::size_t b = 0; b < result.branches.size(); ++b)
+      for (const double k : cc.orbit_points)
+        if (k < result.branches[b].points.size())
+          {
+            const auto &p = result.branches[b].points[std::size_t(k)];
+            if (cc.kind == periodic::OrbitKind::forced) // sampled under its own forcing
+              flow.set_forcing_frequency(p.frequency);
+            SampledOrbit orbit{"orbit_" + std::to_string(b) + "_" + std::to_string(unsigned(k)), b, std::size_t(k),
+                               flow.sample(p.state, p.period, cc.orbit_samples), {}};
+            orbit.table = orbit_table(m, orbit.samples);
+            orbits.push_back(std::move(orbit));
+          }
+    return orbits;
+  }
+
+  namespace
+  {
+    template <typename... Args>
+    std::string formatted(const char *format, Args... args)
+    {
+      const int   n = std::snprintf(nullptr, 0, format, args...);
+      std::string text(std::size_t(n) + 1, '\0');
+      std::snprintf(text.data(), text.size(), format, args...);
+      text.pop_back();
+      return text;
+    }
+  } // namespace
+
+  std::vector<std::string> continuation_warnings(const ContinuationResult &result, const periodic::ContinuationCase &cc)
+  {
+    std::vector<std::string> warnings;
+    for (const auto &branch : result.branches)
+      {
+        if (branch.failed)
+          warnings.push_back(formatted("%s stopped after %zu points: %s", branch.family.c_str(), branch.points.size(),
+                                       branch.stop_reason.c_str()));
+        for (std::size_t k = 0; k < branch.points.size(); ++k)
+          if (branch.points[k].jumped && branch.points[k].restarted)
+            warnings.push_back(formatted(
+              "%s, point %zu: a restart past a failure found only an orbit far from the last one (at %.6g rad/s): a "
+              "break in the branch (branch.csv columns 'restarted', 'jumped')",
+              branch.family.c_str(), k, branch.points[k].frequency));
+          else if (branch.points[k].jumped)
+            warnings.push_back(formatted("%s, point %zu: the period changed by more than %g %% in one step (T = %.6g): "
+                                         "possibly another family (branch.csv column 'jumped')",
+                                         branch.family.c_str(), k, 100 * periodic::BranchPoint::jump_tolerance,
+                                         branch.points[k].period));
+      }
+    // An Orbit point a family stopped short of (or beyond Maximum points: a quick run of an
+    // example with fewer points keeps its Orbit points): its orbit file is missing.
+    for (std::size_t b = 0; b < result.branches.size(); ++b)
+      for (const double k : cc.orbit_points)
+        if (k >= result.branches[b].points.size())
+          warnings.push_back(formatted("%s: Continuation/Orbit points: %s stopped after %zu points: no orbit_%zu_%lu written",
+                                       cc.filename.c_str(), result.branches[b].family.c_str(),
+                                       result.branches[b].points.size(), b, static_cast<unsigned long>(k)));
+    return warnings;
+  }
+
+  io::CsvTable families_table(const ContinuationResult &result)
+  {
+    using Kind = io::CsvTable::Column::Kind;
+    io::CsvTable table;
+    table.add("family", Kind::text);
+    for (const auto *name : {"points", "stable"})
+      table.add(name, Kind::count);
+    for (const auto *name : {"first_energy", "last_energy", "first_frequency", "last_frequency"})
+      table.add(name);
+    for (const auto *name : {"first_impacts", "last_impacts", "newton_iterations", "flow_evaluations"})
+      table.add(name, Kind::count);
+    table.add("stop_reason", Kind::text);
+    for (const auto &branch : result.branches)
+      {
+        const auto  &p      = branch.points;
+        unsigned int stable = 0, newton = 0;
+        for (const auto &point : p)
+          stable += point.stable, newton = std::max(newton, point.newton_iterations);
+        const double none = std::numeric_limits<double>::quiet_NaN();
+        const std::vector<double> numbers{double(p.size()),
+                                          double(stable),
+                                          p.empty() ? none : p.front().energy,
+                                          p.empty() ? none : p.back().energy,
+                                          p.empty() ? none : p.front().frequency,
+                                          p.empty() ? none : p.back().frequency,
+                                          p.empty() ? none : double(p.front().impacts),
+                                          p.empty() ? none : double(p.back().impacts),
+                                          double(newton),
+                                          double(branch.flow_evaluations)};
+        table.columns[0].cells.push_back(branch.family);
+        for (std::size_t c = 0; c < numbers.size(); ++c)
+          table.columns[c + 1].numbers.push_back(numbers[c]);
+        table.columns.back().cells.push_back(branch.stop_reason);
+      }
+    return table;
+  }
+
+  std::vector<std::string> continuation_summary(const ContinuationResult &result, const periodic::PeriodicFlowMap &flow,
+                                                const model::StructuralModel &m, const unsigned int n_ranks)
+  {
+    std::vector<std::string> lines{formatted("%s: %s map, %u unknowns, %u rank%s, %.3g s", m.name.c_str(),
+                                             flow.name().c_str(), unsigned(flow.dimension()), n_ranks,
+                                             n_ranks == 1 ? "" : "s", result.wall_time)};
+    const auto               table = families_table(result);
+    const auto               at    = [&](const std::size_t column, const std::size_t row) {
+      return table.columns[column].numbers[row];
+    };
+    for (std::size_t b = 0; b < result.branches.size(); ++b)
+      {
+        if (result.branches[b].points.empty())
+          continue;
+        lines.push_back(formatted(
+          "  %s: %zu points (%u stable), energy %.6g .. %.6g, frequency %.6g .. %.6g rad/s, impacts per period %u .. "
+          "%u, at most %u Newton iterations, %lu flow evaluations; stopped: %s",
+          table.columns[0].cells[b].c_str(), std::size_t(at(1, b)), unsigned(at(2, b)), at(3, b), at(4, b), at(5, b),
+          at(6, b), unsigned(at(7, b)), unsigned(at(8, b)), unsigned(at(9, b)), static_cast<unsigned long>(at(10, b)),
+          table.columns[11].cells[b].c_str()));
+        for (const auto &reason : result.branches[b].restarts)
+          lines.push_back("    restarted past: " + reason);
+      }
+    return lines;
+  }
+
   void write_continuation(const ContinuationResult &result, const periodic::ContinuationCase &cc,
                           periodic::PeriodicFlowMap &flow, const model::StructuralModel &m, io::OutputFolder &out)
   {
     const auto &branches = result.branches;
     const io::CsvTable table = branch_table(result, cc, flow, m);
     io::write_csv_table(out / "branch.csv", table); // closed before gnuplot reads it
-    for (std::size_t b = 0; b < branches.size(); ++b)
-      for (const double k : cc.orbit_points)
-        if (k < branches[b].points.size())
-          {
-            if (cc.kind == periodic::OrbitKind::forced)
-              flow.set_forcing_frequency(branches[b].points[std::size_t(k)].frequency);
-            write_orbit(flow, m, branches[b].points[std::size_t(k)],
-                        "orbit_" + std::to_string(b) + "_" + std::to_string(unsigned(k)), out, cc.orbit_samples);
-          }
+    for (const auto &orbit : sampled_orbits(result, cc, flow, m))
+      write_orbit(orbit, m, out);
     plot_frequency_energy(out, branches, result.linear_frequencies, cc.kind == periodic::OrbitKind::forced,
                           table.columns.size() - 1);
     if (cc.kind == periodic::OrbitKind::forced && !m.probes.empty())

@@ -13,6 +13,7 @@
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/simulation_study.h>
+#include <vibroimpact/studies/support_output.h>
 
 #include <chrono>
 
@@ -308,6 +309,13 @@ namespace vibroimpact::studies
     return result;
   }
 
+  void write_history_csv(const std::filesystem::path &file, const integrators::ResponseHistory &history)
+  {
+    io::CsvWriter csv(file, history.columns());
+    for (std::size_t k = 0; k < history.n_rows(); ++k)
+      csv.write_row(history.row(k));
+  }
+
   double write_simulation(const SimulationResult &result, io::OutputFolder &out)
   {
     const auto start   = std::chrono::steady_clock::now();
@@ -321,13 +329,13 @@ namespace vibroimpact::studies
       write_support_statistics(out.staging(), result.model, result.history, result.statistics);
     if (records)
       {
-        integrators::write_events_hdf5(*records, result.history);
+        records->write_table("events", integrators::events_table(result.history));
         if (!result.statistics.empty())
           write_statistics_hdf5(*records, result.statistics);
         records->close();
       }
     else
-      integrators::write_events_csv(out / "events.csv", result.history);
+      io::write_csv_table(out / "events.csv", integrators::events_table(result.history));
     if (result.interrupted())
       io::write_file(out / "INTERRUPTED",
                      "interrupted by signal " + std::to_string(result.history.summary.interrupt_signal) +

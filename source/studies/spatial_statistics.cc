@@ -232,50 +232,6 @@ namespace vibroimpact::studies
 
   namespace
   {
-    const std::vector<std::string> sector_columns{"support",          "sector",           "angle_from_deg",
-                                                  "angle_to_deg",     "wear_work",        "wear_work_rate",
-                                                  "tube_wear_volume", "tube_wear_depth",  "support_wear_volume",
-                                                  "support_wear_depth"};
-
-    std::vector<double> sector_row(const std::size_t k, const SectorWear &w)
-    {
-      return {double(k),     w.angle_from,  w.angle_to,       w.wear_work,     w.wear_work_rate,
-              w.tube_volume, w.tube_depth,  w.support_volume, w.support_depth};
-    }
-  } // namespace
-
-  void write_wear_sectors(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
-  {
-    io::CsvWriter csv(folder / "wear_sectors.csv", sector_columns);
-    for (const auto &s : statistics)
-      for (std::size_t k = 0; k < s.sectors.size(); ++k)
-        {
-          std::vector<std::string> cells{s.name};
-          for (const double v : sector_row(k, s.sectors[k]))
-            cells.push_back(io::CsvWriter::format(v));
-          csv.write_cells(cells);
-        }
-  }
-
-  void write_wear_sectors_hdf5(io::Hdf5Records &file, const std::vector<SupportStatistics> &statistics)
-  {
-    std::vector<std::string>         names;
-    std::vector<std::vector<double>> columns(sector_columns.size() - 1);
-    for (const auto &s : statistics)
-      for (std::size_t k = 0; k < s.sectors.size(); ++k)
-        {
-          names.push_back(s.name);
-          const auto row = sector_row(k, s.sectors[k]);
-          for (std::size_t c = 0; c < row.size(); ++c)
-            columns[c].push_back(row[c]);
-        }
-    file.write_column("wear_sectors", sector_columns[0], names);
-    for (std::size_t c = 1; c < sector_columns.size(); ++c)
-      file.write_column("wear_sectors", sector_columns[c], columns[c - 1]);
-  }
-
-  namespace
-  {
     // The clearance contour of the centreline around c as gnuplot objects: the circle of radius
     // clearance, or each side's segment between its neighbours' corners (a flat bar's, whose
     // sides have no corner, as long as the bars are apart), and the panel's ranges around it
@@ -368,16 +324,25 @@ namespace vibroimpact::studies
       g.time[std::size_t(j) * pixels_ + std::size_t(i)] += span;
   }
 
-  void OrbitOccupancy::write(const std::filesystem::path &file) const
+  io::CsvTable OrbitOccupancy::table() const
   {
-    io::CsvWriter csv(file, {"support", "r1", "r2", "time"});
+    io::CsvTable table;
+    auto        &support = table.add("support", io::CsvTable::Column::Kind::text).cells;
+    std::vector<double> r1, r2, time;
     for (const auto &g : grids_)
       for (std::size_t j = 0; j < pixels_; ++j)
         for (std::size_t i = 0; i < pixels_; ++i)
           if (const double t = g.time[j * pixels_ + i]; t > 0)
-            csv.write_cells({g.name, io::CsvWriter::format(g.r1_min + (i + 0.5) * g.pixel),
-                             io::CsvWriter::format(g.r2_min + (j + 0.5) * g.pixel), io::CsvWriter::format(t)});
-    csv.close();
+            {
+              support.push_back(g.name);
+              r1.push_back(g.r1_min + (i + 0.5) * g.pixel);
+              r2.push_back(g.r2_min + (j + 0.5) * g.pixel);
+              time.push_back(t);
+            }
+    table.add("r1").numbers   = std::move(r1);
+    table.add("r2").numbers   = std::move(r2);
+    table.add("time").numbers = std::move(time);
+    return table;
   }
 
   io::GnuplotRun plot_support_orbits(const std::filesystem::path &folder, const model::StructuralModel &model)

@@ -1,11 +1,11 @@
 // The statistics of one support in space over a record (issue 25 §4), by the row rule of
 // doc/udwadia_kalaba.md ("Supports in space"), and the outputs only supports in space have
-// (wear_sectors.csv and its HDF5 group, support_orbits.png). Internal to support_statistics.cc,
+// (support_orbits.csv's occupancy and support_orbits.png). Internal to support_statistics.cc,
 // whose accumulator keeps one SpatialTally per support in space.
 #pragma once
 
+#include <vibroimpact/io/csv_table.h>
 #include <vibroimpact/io/gnuplot.h>
-#include <vibroimpact/io/hdf5_records.h>
 #include <vibroimpact/model/spatial_support.h>
 #include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/studies/support_statistics.h>
@@ -54,11 +54,6 @@ namespace vibroimpact::studies
     bool          first_span_ = true, in_contact_ = false, impact_open_ = false;
   };
 
-  // wear_sectors.csv: support, sector, angle_from_deg, angle_to_deg, wear_work, wear_work_rate,
-  // tube_wear_volume, tube_wear_depth, support_wear_volume, support_wear_depth (supports in space).
-  void write_wear_sectors(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics);
-  // The same table as the group /wear_sectors.
-  void write_wear_sectors_hdf5(io::Hdf5Records &file, const std::vector<SupportStatistics> &statistics);
   // Where each support's orbit spends its time: the time per pixel of a grid of pixels × pixels
   // over the orbit plot's panel (±1.1 × the support's extent around its centre; points outside it
   // are not drawn and not kept). Bounded by the grid whatever the record's length: a line through
@@ -69,8 +64,8 @@ namespace vibroimpact::studies
     explicit OrbitOccupancy(const std::vector<model::SpatialSupport> &supports, unsigned int pixels = 200);
     // Support s at (r1, r2) for a span of time (a row's: t_k − t_{k−1}).
     void add(std::size_t support, double r1, double r2, double span);
-    // support_orbits.csv: support, r1, r2 (the pixel's centre), time, for every pixel visited.
-    void write(const std::filesystem::path &file) const;
+    // support_orbits.csv's table: support, r1, r2 (the pixel's centre), time, for every pixel visited.
+    io::CsvTable table() const;
 
   private:
     struct Grid

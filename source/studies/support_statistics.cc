@@ -1,9 +1,9 @@
 // Statistics of the clearance supports (impacts, contact time, forces, work, displacement
-// spectra), accumulated row by row as a run forms its history, and their CSV files and plots.
+// spectra), accumulated row by row as a run forms its history; a streamed run's
+// support_forces.csv and support_orbits.csv as they come. The other files are support_output.cc's.
 // The supports in space have their own tally (spatial_statistics.h) on the same rows.
 #include <vibroimpact/io/csv_writer.h>
-#include <vibroimpact/io/gnuplot.h>
-#include <vibroimpact/io/hdf5_records.h>
+#include <vibroimpact/io/csv_table.h>
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/model/non_reentrant.h>
 #include <vibroimpact/studies/support_statistics.h>
@@ -236,32 +236,6 @@ namespace vibroimpact::studies
       return {0};
     }
 
-    // Columns of a plotted curve's envelope: at least the pixels of a 600-pixel-wide panel.
-    constexpr std::size_t plot_columns = 600;
-
-    // support_forces.csv (time, u_<support>, force_<support>): every history row as it comes,
-    // the force over a row being the impulse both stops delivered then over the row span; and
-    // the envelopes support_forces.png draws of it.
-    class SupportForcesTable
-    {
-    public:
-      SupportForcesTable(const std::filesystem::path &file, const model::StructuralModel &model,
-                         const std::vector<std::string> &columns);
-      void row(const std::vector<double> &values);
-      void close() { csv_.close(); }
-      // The curves of the plot so far.
-      const std::vector<SupportForcesCurve> &curves() const { return curves_; }
-
-    private:
-      static std::vector<std::string> names(const model::StructuralModel &model);
-
-      io::CsvWriter                   csv_;
-      std::vector<SupportForcesCurve> curves_; // of the supports the plot shows
-      std::vector<std::size_t> u_, lower_, upper_; // history columns per support
-      std::vector<double>      line_;
-      double                   previous_time_ = 0.0;
-      bool                     first_         = true;
-    };
   } // namespace
 
   namespace
@@ -310,58 +284,54 @@ namespace vibroimpact::studies
     double                               first_time = 0.0, last_time = 0.0, before_last_time = 0.0;
     std::vector<double>                  displacements; // this row's: a planar support's u, r1 and r2 in space
     std::unique_ptr<DisplacementSpool>   spool;
-    std::unique_ptr<SupportForcesTable>  forces;
-    std::unique_ptr<OrbitRecorder>       orbits; // support_orbits.csv: the orbit plot's occupancy
-    std::vector<SupportForcesCurve>      curves; // the table's, once it is closed
+    std::unique_ptr<SupportForces>       forces;     // support_forces.csv's rows, streamed
+    std::unique_ptr<io::CsvWriter>       forces_csv; // into this file
+    std::unique_ptr<OrbitRecorder>       orbits;     // support_orbits.csv: the orbit plot's occupancy
+    std::vector<SupportForcesCurve>      curves;     // the table's, once it is closed
   };
 } // namespace vibroimpact::studies
 
 namespace vibroimpact::studies
 {
-  namespace
+  std::vector<std::string> SupportForces::columns(const model::StructuralModel &model)
   {
-    std::vector<std::string> SupportForcesTable::names(const model::StructuralModel &model)
-    {
-      std::vector<std::string> names{"time"};
-      for (const auto &s : model.supports)
-        names.push_back("u_" + s.name), names.push_back("force_" + s.name);
-      return names;
-    }
+    std::vector<std::string> names{"time"};
+    for (const auto &s : model.supports)
+      names.push_back("u_" + s.name), names.push_back("force_" + s.name);
+    return names;
+  }
 
-    SupportForcesTable::SupportForcesTable(const std::filesystem::path &file, const model::StructuralModel &model,
-                                           const std::vector<std::string> &columns)
-      : csv_(file, names(model))
-      , line_(1 + 2 * model.supports.size())
-    {
-      for (const auto &s : model.supports)
-        {
-          u_.push_back(column_index(columns, "u_" + model.probes[s.probe].name));
-          lower_.push_back(column_index(columns, "impulse_" + model.contacts[s.lower].name));
-          upper_.push_back(column_index(columns, "impulse_" + model.contacts[s.upper].name));
-        }
-      for (const auto s : plotted_supports(model))
-        curves_.push_back({s, io::LineEnvelope(plot_columns), io::LineEnvelope(plot_columns)});
-    }
+  SupportForces::SupportForces(const model::StructuralModel &model, const std::vector<std::string> &columns)
+    : line_(1 + 2 * model.supports.size())
+  {
+    for (const auto &s : model.supports)
+      {
+        u_.push_back(column_index(columns, "u_" + model.probes[s.probe].name));
+        lower_.push_back(column_index(columns, "impulse_" + model.contacts[s.lower].name));
+        upper_.push_back(column_index(columns, "impulse_" + model.contacts[s.upper].name));
+      }
+    for (const auto s : plotted_supports(model))
+      curves_.push_back({s, io::LineEnvelope(support_forces_plot_columns), io::LineEnvelope(support_forces_plot_columns)});
+  }
 
-    void SupportForcesTable::row(const std::vector<double> &values)
-    {
-      const double span = values[0] - previous_time_;
-      line_[0]          = values[0];
-      for (std::size_t s = 0; s < u_.size(); ++s)
-        {
-          line_[1 + 2 * s] = values[u_[s]];
-          line_[2 + 2 * s] = !first_ && span > 0 ? (values[lower_[s]] + values[upper_[s]]) / span : 0.0;
-        }
-      csv_.write_row(line_);
-      for (auto &c : curves_)
-        {
-          c.displacement.add(line_[0], line_[1 + 2 * c.support]);
-          c.force.add(line_[0], line_[2 + 2 * c.support]);
-        }
-      previous_time_ = values[0];
-      first_         = false;
-    }
-  } // namespace
+  const std::vector<double> &SupportForces::row(const std::vector<double> &values)
+  {
+    const double span = values[0] - previous_time_;
+    line_[0]          = values[0];
+    for (std::size_t s = 0; s < u_.size(); ++s)
+      {
+        line_[1 + 2 * s] = values[u_[s]];
+        line_[2 + 2 * s] = !first_ && span > 0 ? (values[lower_[s]] + values[upper_[s]]) / span : 0.0;
+      }
+    for (auto &c : curves_)
+      {
+        c.displacement.add(line_[0], line_[1 + 2 * c.support]);
+        c.force.add(line_[0], line_[2 + 2 * c.support]);
+      }
+    previous_time_ = values[0];
+    first_         = false;
+    return line_;
+  }
 
   SupportStatisticsAccumulator::SupportStatisticsAccumulator(const model::StructuralModel   &model,
                                                              const std::vector<std::string> &columns,
@@ -395,7 +365,10 @@ namespace vibroimpact::studies
     st.spool = std::make_unique<DisplacementSpool>(
       st.displacements.size(), folder.empty() ? std::filesystem::path() : folder / ".support_displacements.spool");
     if (!folder.empty() && !model.supports.empty())
-      st.forces = std::make_unique<SupportForcesTable>(folder / "support_forces.csv", model, columns);
+      {
+        st.forces     = std::make_unique<SupportForces>(model, columns);
+        st.forces_csv = std::make_unique<io::CsvWriter>(folder / "support_forces.csv", SupportForces::columns(model));
+      }
     if (!folder.empty() && !st.spatial.empty())
       st.orbits.reset(new OrbitRecorder{OrbitOccupancy(model.spatial_supports), folder / "support_orbits.csv"});
   }
@@ -438,7 +411,7 @@ namespace vibroimpact::studies
     auto        &st = *state_;
     const double t  = values[0];
     if (st.forces)
-      st.forces->row(values);
+      st.forces_csv->write_row(st.forces->row(values));
     if (st.orbits)
       st.orbits->row(st.spatial, values);
     if (st.rows == 0 && t < st.skip_time)
@@ -480,12 +453,13 @@ namespace vibroimpact::studies
   {
     if (state_->forces)
       {
-        state_->forces->close();
+        state_->forces_csv->close();
         state_->curves = state_->forces->curves();
       }
     state_->forces.reset();
+    state_->forces_csv.reset();
     if (state_->orbits)
-      state_->orbits->occupancy.write(state_->orbits->file);
+      io::write_csv_table(state_->orbits->file, state_->orbits->occupancy.table());
     state_->orbits.reset();
   }
 
@@ -542,286 +516,5 @@ namespace vibroimpact::studies
     for (std::size_t k = 0; k < history.n_rows(); ++k)
       accumulator.row(history.row(k));
     return accumulator.finish();
-  }
-} // namespace vibroimpact::studies
-
-namespace vibroimpact::studies
-{
-  namespace
-  {
-    bool any_in_space(const std::vector<SupportStatistics> &statistics)
-    {
-      return std::any_of(statistics.begin(), statistics.end(), [](const auto &s) { return s.in_space; });
-    }
-
-    std::vector<std::string> columns_of(const std::vector<SupportStatistics> &statistics)
-    {
-      std::vector<std::string> columns{"support"};
-      for (const auto &[name, value] : statistic_values(SupportStatistics{}, any_in_space(statistics)))
-        columns.push_back(name);
-      return columns;
-    }
-
-    std::vector<double> statistics_row(const SupportStatistics &s, const bool spatial)
-    {
-      std::vector<double> row;
-      for (const auto &[name, value] : statistic_values(s, spatial))
-        row.push_back(value);
-      return row;
-    }
-
-    void write_statistics_table(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
-    {
-      const bool    spatial = any_in_space(statistics);
-      io::CsvWriter csv(folder / "statistics.csv", columns_of(statistics));
-      for (const auto &s : statistics)
-        {
-          std::vector<std::string> cells{s.name};
-          for (const double v : statistics_row(s, spatial))
-            cells.push_back(io::CsvWriter::format(v));
-          csv.write_cells(cells);
-        }
-    }
-
-    // Spectra on the first support's frequencies (all share the row spacing and segment).
-    void write_spectra(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
-    {
-      const auto               spectra = named_spectra(statistics);
-      std::vector<std::string> names{"frequency"};
-      for (const auto &[name, psd] : spectra)
-        names.push_back(name);
-      io::CsvWriter csv(folder / "spectra.csv", names);
-      const auto   &f = statistics.front().displacement_psd.frequency;
-      for (std::size_t k = 1; k < f.size(); ++k)
-        {
-          std::vector<double> row{f[k]};
-          for (const auto &[name, psd] : spectra)
-            row.push_back(k < psd->density.size() ? psd->density[k] : NAN);
-          csv.write_row(row);
-        }
-    }
-
-    // Densities of the impact peak forces on 20 common bins.
-    void write_force_densities(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
-    {
-      double top = 0.0;
-      for (const auto &s : statistics)
-        for (const double p : s.impact_peaks)
-          top = std::max(top, p);
-      std::vector<std::string> names{"force"};
-      for (const auto &s : statistics)
-        names.push_back("pdf_" + s.name);
-      io::CsvWriter      csv(folder / "force_pdf.csv", names);
-      const unsigned int bins  = 20;
-      const double       width = top > 0 ? top / bins : 1.0;
-      for (unsigned int b = 0; b < bins; ++b)
-        {
-          std::vector<double> row{(b + 0.5) * width};
-          for (const auto &s : statistics)
-            {
-              const auto n = std::count_if(s.impact_peaks.begin(), s.impact_peaks.end(), [&](const double p) {
-                return std::min<unsigned>(static_cast<unsigned>(p / width), bins - 1) == b;
-              });
-              row.push_back(s.impact_peaks.empty() ? 0.0 : n / (s.impact_peaks.size() * width));
-            }
-          csv.write_row(row);
-        }
-    }
-
-    // support_forces.csv from a history held in memory, by the table a streamed run writes;
-    // returns the curves of its plot.
-    std::vector<SupportForcesCurve> write_support_forces(const std::filesystem::path &folder,
-                                                         const model::StructuralModel &model,
-                                                         const integrators::ResponseHistory &history)
-    {
-      SupportForcesTable table(folder / "support_forces.csv", model, history.columns());
-      for (std::size_t k = 0; k < history.n_rows(); ++k)
-        table.row(history.row(k));
-      table.close();
-      return table.curves();
-    }
-
-    // A curve's points as a gnuplot data block named `name`.
-    void write_data_block(std::ostream &gp, const std::string &name, const io::LineEnvelope &curve)
-    {
-      gp << '$' << name << " << EOD\n";
-      for (const auto &p : curve.points())
-        gp << io::CsvWriter::format(p.x) << ' ' << io::CsvWriter::format(p.y) << '\n';
-      gp << "EOD\n";
-    }
-
-    // Supports 1 and 3 as in the paper's figures (or as many as there are): displacement with
-    // the stops above, contact force below. Drawn from the envelopes of support_forces.csv's
-    // columns, in the script as data blocks: a pixel column's lowest and highest point, not
-    // every row (a 10⁷-row record took gnuplot 20 minutes).
-    io::GnuplotRun plot_support_forces(const std::filesystem::path &folder, const model::StructuralModel &model,
-                                       const std::vector<SupportForcesCurve> &curves)
-    {
-      std::ostringstream gp;
-      gp << "# The columns of support_forces.csv reduced to the first, lowest, highest and last point of\n"
-         << "# each of at least " << plot_columns << " time columns (every row would draw the same pixels).\n";
-      for (const auto &c : curves)
-        {
-          write_data_block(gp, "u_" + std::to_string(c.support + 1), c.displacement); // names may not be identifiers
-          write_data_block(gp, "force_" + std::to_string(c.support + 1), c.force);
-        }
-      gp << "set terminal pngcairo noenhanced size " << 600 * curves.size() << ",700\nset output 'support_forces.png'\n"
-         << "set multiplot layout 2," << curves.size() << " columnsfirst\n";
-      for (const auto &c : curves)
-        {
-          const auto &support = model.supports[c.support];
-          gp << "set title " << io::gnuplot_quote("support " + support.name) << "\nset xlabel 'time'\nset ylabel 'displacement'\n"
-             << "plot $u_" << c.support + 1 << " using 1:2 with lines notitle, " << support.lower_gap
-             << " with lines dt 2 lc 'magenta' notitle, " << support.upper_gap << " with lines dt 2 lc 'magenta' notitle\n"
-             << "set ylabel 'contact force'\nplot $force_" << c.support + 1 << " using 1:2 with lines notitle\n";
-        }
-      gp << "unset multiplot\n";
-      return io::start_gnuplot(folder / "support_forces.gp", gp.str());
-    }
-
-    // The spectra on a log scale, from their envelopes over at least 800 frequency columns (a
-    // 10⁷-row record has 5·10⁵ bins a support); spectra.csv holds every bin.
-    io::GnuplotRun plot_spectra(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
-    {
-      const auto         columns = named_spectra(statistics);
-      std::ostringstream spectra;
-      spectra << "# The columns of spectra.csv reduced to the first, lowest, highest and last point of each\n"
-              << "# of at least 800 frequency columns.\n";
-      for (std::size_t s = 0; s < columns.size(); ++s)
-        {
-          io::LineEnvelope curve(800);
-          const auto      &psd = *columns[s].second;
-          for (std::size_t k = 1; k < psd.frequency.size() && k < psd.density.size(); ++k)
-            curve.add(psd.frequency[k], psd.density[k]);
-          write_data_block(spectra, "psd_" + std::to_string(s + 1), curve);
-        }
-      spectra << "set terminal pngcairo noenhanced size 800,500\nset output 'spectra.png'\n"
-              << "set logscale y\nset xlabel 'frequency'\nset ylabel 'PSD of displacement at the support'\nplot ";
-      // Titled by support; a support in space's two curves by their direction.
-      for (std::size_t s = 0; s < columns.size(); ++s)
-        spectra << (s ? ", " : "") << "$psd_" << s + 1 << " using 1:2 with lines title "
-                << io::gnuplot_quote(columns[s].first.substr(4));
-      spectra << "\n";
-      return io::start_gnuplot(folder / "spectra.gp", spectra.str());
-    }
-
-    io::GnuplotRun plot_force_densities(const std::filesystem::path &folder, const std::vector<SupportStatistics> &statistics)
-    {
-      std::ostringstream pdf;
-      pdf << "set terminal pngcairo noenhanced size 800,500\nset output 'force_pdf.png'\nset datafile separator ','\n"
-          << "set xlabel 'impact peak force'\nset ylabel 'probability density'\nplot ";
-      for (std::size_t s = 0; s < statistics.size(); ++s)
-        pdf << (s ? ", " : "") << "'force_pdf.csv' using 1:" << s + 2 << " with linespoints title "
-            << io::gnuplot_quote(statistics[s].name);
-      pdf << "\n";
-      return io::start_gnuplot(folder / "force_pdf.gp", pdf.str());
-    }
-  } // namespace
-
-  std::vector<std::pair<std::string, double>> statistic_values(const SupportStatistics &s, const bool in_space)
-  {
-    std::vector<std::pair<std::string, double>> values{
-      {"duration", s.duration},       {"impacts", double(s.impacts)},   {"impact_rate", s.impact_rate},
-      {"contact_fraction", s.contact_fraction}, {"mean_force", s.mean_force}, {"rms_force", s.rms_force},
-      {"peak_force", s.peak_force},   {"impact_work", s.impact_work},   {"work_rate", s.work_rate}};
-    if (in_space)
-      values.insert(values.end(), {{"mean_shock_duration", s.mean_shock_duration},
-                                   {"mean_rebound_duration", s.mean_rebound_duration},
-                                   {"mean_tangential_force", s.mean_tangential_force},
-                                   {"rms_tangential_force", s.rms_tangential_force},
-                                   {"peak_tangential_force", s.peak_tangential_force},
-                                   {"friction_work", s.friction_work},
-                                   {"wear_work", s.wear_work},
-                                   {"wear_work_rate", s.wear_work_rate}});
-    return values;
-  }
-
-  std::vector<std::pair<std::string, const PowerSpectrum *>> named_spectra(const std::vector<SupportStatistics> &statistics)
-  {
-    std::vector<std::pair<std::string, const PowerSpectrum *>> spectra;
-    for (const auto &s : statistics)
-      if (s.in_space)
-        {
-          spectra.emplace_back("psd_" + s.name + "_e1", &s.displacement_psd);
-          spectra.emplace_back("psd_" + s.name + "_e2", &s.second_psd);
-        }
-      else
-        spectra.emplace_back("psd_" + s.name, &s.displacement_psd);
-    return spectra;
-  }
-
-  void write_statistics_hdf5(io::Hdf5Records &file, const std::vector<SupportStatistics> &statistics)
-  {
-    std::vector<std::string> names;
-    for (const auto &s : statistics)
-      names.push_back(s.name);
-    const auto columns = columns_of(statistics);
-    const bool spatial = any_in_space(statistics);
-    file.write_column("statistics", columns[0], names);
-    for (std::size_t c = 1; c < columns.size(); ++c)
-      {
-        std::vector<double> column;
-        for (const auto &s : statistics)
-          column.push_back(statistics_row(s, spatial)[c - 1]);
-        file.write_column("statistics", columns[c], column);
-      }
-    if (spatial)
-      write_wear_sectors_hdf5(file, statistics);
-  }
-
-  std::vector<io::GnuplotRun> write_support_summaries(const std::filesystem::path          &folder,
-                                                      const model::StructuralModel          &model,
-                                                      const std::vector<SupportStatistics>  &statistics,
-                                                      const std::vector<SupportForcesCurve> &curves,
-                                                      const bool                             plots)
-  {
-    std::vector<io::GnuplotRun> drawing;
-    // The largest plots first: their data (support_forces.csv, support_orbits.csv) is complete already.
-    if (plots && !statistics.empty() && !model.supports.empty())
-      drawing.push_back(plot_support_forces(folder, model, curves));
-    const bool orbits = any_in_space(statistics) && std::filesystem::exists(folder / "support_orbits.csv");
-    if (plots && orbits)
-      drawing.push_back(plot_support_orbits(folder, model));
-    write_statistics_table(folder, statistics);
-    if (statistics.empty())
-      return drawing;
-    if (any_in_space(statistics))
-      write_wear_sectors(folder, statistics);
-    write_spectra(folder, statistics);
-    write_force_densities(folder, statistics);
-    if (plots)
-      {
-        drawing.push_back(plot_spectra(folder, statistics));
-        drawing.push_back(plot_force_densities(folder, statistics));
-      }
-    return drawing;
-  }
-
-  void write_support_statistics(const std::filesystem::path &folder, const model::StructuralModel &model,
-                                const integrators::ResponseHistory   &history,
-                                const std::vector<SupportStatistics> &statistics, const bool plots)
-  {
-    std::vector<SupportForcesCurve> curves;
-    if (!statistics.empty() && !model.supports.empty())
-      curves = write_support_forces(folder, model, history);
-    if (!model.spatial_supports.empty())
-      {
-        // support_orbits.csv from the rows held in memory, as a streamed run writes it.
-        const auto     columns = history.columns();
-        OrbitOccupancy occupancy(model.spatial_supports);
-        std::vector<std::array<std::size_t, 2>> at;
-        for (const auto &support : model.spatial_supports)
-          at.push_back({column_index(columns, "r1_" + support.name), column_index(columns, "r2_" + support.name)});
-        for (std::size_t k = 0; k < history.n_rows(); ++k)
-          {
-            const auto  &values = history.row(k);
-            const double span   = k > 0 ? values[0] - history.row(k - 1)[0] : 0.0;
-            for (std::size_t s = 0; s < at.size(); ++s)
-              occupancy.add(s, values[at[s][0]], values[at[s][1]], span);
-          }
-        occupancy.write(folder / "support_orbits.csv");
-      }
-    for (auto &plot : write_support_summaries(folder, model, statistics, curves, plots))
-      plot.wait();
   }
 } // namespace vibroimpact::studies

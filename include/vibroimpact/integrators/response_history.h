@@ -7,10 +7,10 @@
 // contact event. ResponseHistory is the observer that forms the rows and keeps the events; it
 // keeps the rows too, or only hands them to RowSinks as they are formed (a record streamed to
 // disk, whose memory does not grow with its length). Others (VTK frames, a progress bar) can
-// listen too. write_history_csv() and write_events_csv() are the one writer of history.csv and
-// events.csv from a history that kept its rows.
+// listen too. events_table() is events.csv's table; the files are the studies' to write.
 #pragma once
 
+#include <vibroimpact/io/csv_table.h>
 #include <vibroimpact/model/structural_model.h>
 
 #include <filesystem>
@@ -21,11 +21,6 @@
 #include <utility>
 #include <array>
 #include <vector>
-
-namespace vibroimpact::io
-{
-  class Hdf5Records;
-}
 
 namespace vibroimpact::integrators
 {
@@ -257,12 +252,8 @@ namespace vibroimpact::integrators
   // ends: how two histories with different rows are compared.
   double interpolate(const std::vector<double> &times, const std::vector<double> &values, double t);
 
-  void write_history_csv(const std::filesystem::path &file, const ResponseHistory &history);
-  // time, contact (its name), kind, U−, U+, impulse: one row per event; with spatial supports also
-  // their events (contact: the support's name) and a last column, angle (NaN for planar contacts).
-  void write_events_csv(const std::filesystem::path &file, const ResponseHistory &history);
-
-  // events.csv's table as the group /events of an HDF5 file, one dataset per CSV column with the
-  // CSV's name and the same values (Simulation/Output format = hdf5; /history is streamed).
-  void write_events_hdf5(io::Hdf5Records &file, const ResponseHistory &history);
+  // events.csv's table (and the HDF5 group /events): time, contact (its name), kind, U−, U+,
+  // impulse, one row per event; with spatial supports also their events (contact: the support's
+  // name) and a last column, angle (NaN, an empty field, for planar contacts).
+  io::CsvTable events_table(const ResponseHistory &history);
 } // namespace vibroimpact::integrators

@@ -5,6 +5,8 @@
 // OutputFolder commits nothing. The HDF5 library stays inside hdf5_records.cc.
 #pragma once
 
+#include <vibroimpact/io/csv_table.h>
+
 #include <filesystem>
 #include <map>
 #include <string>
@@ -31,6 +33,10 @@ namespace vibroimpact::io
                       std::size_t n_columns);
     // A column of text (contact names, event kinds), variable-length UTF-8 strings.
     void write_column(const std::string &group, const std::string &name, const std::vector<std::string> &values);
+
+    // A CSV file's table as the group `group`: a column per CSV column, of the same name and
+    // values (text as text, counts and reals as numbers).
+    void write_table(const std::string &group, const CsvTable &table);
 
     // Rows appended to the columns `names` of `group`, one extendible dataset a column (made by
     // the group's first call, even with no row): `values` holds n_rows rows of names.size()

@@ -80,6 +80,33 @@ namespace vibroimpact::studies
   io::CsvTable branch_table(const ContinuationResult &result, const periodic::ContinuationCase &c,
                             periodic::PeriodicFlowMap &flow, const model::StructuralModel &model);
 
+  // One period of a branch point (Continuation/Orbit points) sampled at Orbit samples times:
+  // orbit_<family>_<point>.csv's table (time, total_energy, gap_<contact>, u_ and v_<probe>) and
+  // the states of every DoF, which orbit_<family>_<point>.pvd draws.
+  struct SampledOrbit
+  {
+    std::string            name; // orbit_<family>_<point>
+    std::size_t            family = 0, point = 0;
+    periodic::OrbitSamples samples;
+    io::CsvTable           table;
+  };
+  // The Orbit points of every family that has them (a family that stopped short has fewer).
+  std::vector<SampledOrbit> sampled_orbits(const ContinuationResult &result, const periodic::ContinuationCase &c,
+                                           periodic::PeriodicFlowMap &flow, const model::StructuralModel &model);
+
+  // What `continue` warns of after a run, a line each: families that stopped on a failure,
+  // points flagged `jumped` (a period change, or a restart that found only a far orbit), and
+  // Orbit points a family stopped short of.
+  std::vector<std::string> continuation_warnings(const ContinuationResult &result, const periodic::ContinuationCase &c);
+
+  // Per family: family, points, stable, first/last energy and frequency, the impacts per period
+  // at both ends, the most Newton iterations, flow evaluations and why it stopped.
+  io::CsvTable families_table(const ContinuationResult &result);
+  // The summary `continue` prints: the map and its size, then a line per family (from
+  // families_table) and one per restart.
+  std::vector<std::string> continuation_summary(const ContinuationResult &result, const periodic::PeriodicFlowMap &flow,
+                                                const model::StructuralModel &model, unsigned int n_ranks);
+
   // branch.csv, the orbits of Orbit points, fep.gp/fep.png and, after a signal, INTERRUPTED.
   void write_continuation(const ContinuationResult &result, const periodic::ContinuationCase &c,
                           periodic::PeriodicFlowMap &flow, const model::StructuralModel &model,

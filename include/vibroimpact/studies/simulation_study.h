@@ -84,4 +84,7 @@ namespace vibroimpact::studies
   // INTERRUPTED; and, for a run that kept its rows instead of streaming them (no folder), the
   // rows and support_forces.csv, by the same writers. Returns the seconds it took.
   double write_simulation(const SimulationResult &result, io::OutputFolder &out);
+
+  // history.csv from a history that kept its rows (a run held in memory, a comparison's runs).
+  void write_history_csv(const std::filesystem::path &file, const integrators::ResponseHistory &history);
 } // namespace vibroimpact::studies

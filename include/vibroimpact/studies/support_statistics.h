@@ -10,7 +10,6 @@
 #pragma once
 
 #include <vibroimpact/integrators/response_history.h>
-#include <vibroimpact/io/gnuplot.h>
 #include <vibroimpact/io/line_envelope.h>
 #include <vibroimpact/model/structural_model.h>
 
@@ -110,6 +109,30 @@ namespace vibroimpact::studies
     std::size_t      support; // index in StructuralModel::supports
     io::LineEnvelope displacement, force;
   };
+  // Columns of a curve's envelope: at least the pixels of a 600-pixel-wide panel.
+  inline constexpr std::size_t support_forces_plot_columns = 600;
+
+  // support_forces.csv's rows (time, then u_<support> and force_<support> per planar support),
+  // formed from the history's rows as they come: the force over a row is the impulse both stops
+  // delivered then over the row's span (0 on the first row). Keeps the curves of its plot
+  // (supports 1 and 3 as in the paper's figures, or as many as there are).
+  class SupportForces
+  {
+  public:
+    // history_columns: ResponseHistory::columns().
+    SupportForces(const model::StructuralModel &model, const std::vector<std::string> &history_columns);
+    static std::vector<std::string> columns(const model::StructuralModel &model);
+    // The table's row for this history row (valid until the next call).
+    const std::vector<double>             &row(const std::vector<double> &values);
+    const std::vector<SupportForcesCurve> &curves() const { return curves_; }
+
+  private:
+    std::vector<SupportForcesCurve> curves_;
+    std::vector<std::size_t>        u_, lower_, upper_; // history columns per support
+    std::vector<double>             line_;
+    double                          previous_time_ = 0.0;
+    bool                            first_         = true;
+  };
 
   // support_statistics() fed one row at a time (a RowSink), with the same sums in the same order,
   // so the same doubles: per support running sums and the impact peaks (one double an impact);
@@ -144,30 +167,6 @@ namespace vibroimpact::studies
     std::unique_ptr<State> state_;
   };
 
-  // statistics.csv: one row per support (DESIGN.md; with supports in space, their columns
-  // appended); wear_sectors.csv (supports in space: support, sector and SectorWear's figures);
-  // spectra.csv (frequency, psd_<support>; in space psd_<support>_e1, psd_<support>_e2);
-  // force_pdf.csv (force, pdf_<support>: a density of the impact peak forces, 20 common bins);
-  // support_forces.csv (time, u_<support>, force_<support>); and, if gnuplot is there,
-  // support_forces.png (supports 1 and 3, the layout of the paper's Figs 4–7), spectra.png,
-  // force_pdf.png and, with supports in space, support_orbits.csv (support, r1, r2, time: the time
-  // each support's orbit spends in each pixel of a 200 × 200 grid over its panel, for the pixels
-  // it visits; the accumulator with a folder gathers it row by row and writes it at finish()) and
-  // support_orbits.png (that occupancy in colour inside the clearance contour, a panel a
-  // support). support_forces.csv is of planar supports.
-  void write_support_statistics(const std::filesystem::path &folder, const model::StructuralModel &model,
-                                const integrators::ResponseHistory   &history,
-                                const std::vector<SupportStatistics> &statistics, bool plots = true);
-  // The same but support_forces.csv (an accumulator with a folder wrote it as the rows came, and
-  // the curves of its plot: SupportStatisticsAccumulator::support_forces_curves()).
-  // The plots are drawn while the caller goes on: wait() for them (or let them be destroyed)
-  // before the folder is committed.
-  std::vector<io::GnuplotRun> write_support_summaries(const std::filesystem::path          &folder,
-                                                      const model::StructuralModel          &model,
-                                                      const std::vector<SupportStatistics>  &statistics,
-                                                      const std::vector<SupportForcesCurve> &curves,
-                                                      bool                                   plots = true);
-
   // One support's statistics by statistics.csv's columns after `support`, in its order (duration
   // first), with the columns of supports in space appended when `in_space` (zero tangential force
   // and wear for planar stops): the one list of them, for the table, HDF5 and the ensembles.
@@ -176,7 +175,4 @@ namespace vibroimpact::studies
   // The displacement spectra by column name: psd_<support>, and psd_<support>_e1, _e2 in space.
   std::vector<std::pair<std::string, const PowerSpectrum *>> named_spectra(const std::vector<SupportStatistics> &statistics);
 
-  // statistics.csv's table as the group /statistics of an HDF5 file (its columns as datasets),
-  // and wear_sectors.csv's as /wear_sectors.
-  void write_statistics_hdf5(io::Hdf5Records &file, const std::vector<SupportStatistics> &statistics);
 } // namespace vibroimpact::studies
