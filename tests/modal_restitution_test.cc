@@ -1,8 +1,10 @@
 // The event-driven modal coefficient-of-restitution solver (seeds 000/002): the CoR map, exact
 // single-DOF impacts and release, and the pinned-beam cases of the paper's Section 3.
 #include <vibroimpact/integrators/modal_restitution.h>
+#include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/structure/case_description.h>
 #include <vibroimpact/structure/model_builder.h>
+#include <vibroimpact/studies/case_file.h>
 
 #include <gtest/gtest.h>
 
@@ -628,4 +630,26 @@ TEST(ModalRestitution, TwoStuckContactsOnStackedMassesHaveExactMultipliersAndRel
               "impacts (%ld of them while the other contact is stuck), %zu phases\n",
               p0.end, t_release0, p1.end, p1.released ? "" : " (still stuck)", worst_lambda,
               worst_gap, h.impacts.size(), static_cast<long>(constrained), h.sticking.size());
+}
+
+// A load far out of range (1e308 on examples/impact_oscillator) overflows the modal state: the
+// run ends at once with a numerical failure that says so, where the step control used to shrink
+// its steps below the resolution of t and stand still (42 s, then "non-finite kinetic energy").
+TEST(ModalRestitution, AnOverflowEndsTheRunAtOnceAndSaysSo)
+{
+  const auto c = studies::read_case_file(std::string(VIBROIMPACT_SOURCE_DIR) + "/examples/impact_oscillator/case.prm",
+                                         {"Load F/Amplitude=1e308", "Simulation/Final time=3"});
+  const auto model = structure::build_model(c.description);
+  try
+    {
+      integrators::run_to_history(c.solver(), model, c.run);
+      ADD_FAILURE() << "a load of 1e308 ran to its end";
+    }
+  catch (const integrators::NumericalFailure &e)
+    {
+      const std::string message = e.what();
+      EXPECT_NE(message.find("below the resolution of t"), std::string::npos) << message;
+      EXPECT_NE(message.find("overflow"), std::string::npos) << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
 }
