@@ -4,6 +4,7 @@
 // over as NumPy arrays. The verbs of the command line call the same studies; nothing is written
 // unless an output folder is given, and then the files the command line writes. Verbs run in
 // several threads at once give their serial results (model/non_reentrant.h); a case pickles.
+#include <vibroimpact/studies/verb_table.h>
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/interrupt.h>
@@ -410,7 +411,7 @@ namespace
       const auto                        result = interruptible([&] {
         auto setup = studies::prepare_modes(*case_);
         if (output)
-          out = std::make_unique<io::OutputFolder>(*output, "modes"); // checked before computing
+          out = std::make_unique<io::OutputFolder>(*output, studies::verb_name(studies::VerbId::modes)); // checked before computing
         return studies::run_modes(std::move(setup));
       });
       if (out)
@@ -438,7 +439,7 @@ namespace
         auto setup = studies::prepare_simulation(*c, output.value_or(""), true, true);
         warnings   = setup.warnings;
         if (output)
-          out = std::make_unique<io::OutputFolder>(*output, "simulate");
+          out = std::make_unique<io::OutputFolder>(*output, studies::verb_name(studies::VerbId::simulate));
         const std::filesystem::path frames = out ? out->staging() : std::filesystem::path();
         return studies::run_simulation(std::move(setup), frames);
       });
@@ -462,7 +463,7 @@ namespace
       const auto                                result = interruptible([&] {
         setup.emplace(studies::prepare_continuation(*case_));
         if (output)
-          out = std::make_unique<io::OutputFolder>(*output, "continue");
+          out = std::make_unique<io::OutputFolder>(*output, studies::verb_name(studies::VerbId::continuation));
         const auto turns = mpi_turns();
         return studies::run_continuation(setup->continuation, *setup->flow, MPI_COMM_SELF, true);
       });
@@ -500,7 +501,7 @@ namespace
       const auto                        result = interruptible([&] {
         auto setup = studies::prepare_comparison(*case_, true);
         if (output)
-          out = std::make_unique<io::OutputFolder>(*output, "compare");
+          out = std::make_unique<io::OutputFolder>(*output, studies::verb_name(studies::VerbId::compare));
         return studies::run_comparison(std::move(setup));
       });
       if (out)
@@ -538,7 +539,7 @@ namespace
       const auto                        result = interruptible([&] {
         const auto setup = studies::prepare_convergence(*case_);
         if (output)
-          out = std::make_unique<io::OutputFolder>(*output, "converge");
+          out = std::make_unique<io::OutputFolder>(*output, studies::verb_name(studies::VerbId::converge));
         return studies::run_convergence(setup);
       });
       if (out)
@@ -569,7 +570,7 @@ namespace
           const studies::OneBlasThread one_blas_thread;
           const auto                   setup = studies::prepare_sweep(*case_);
           if (output)
-            out = std::make_unique<io::OutputFolder>(*output, "sweep");
+            out = std::make_unique<io::OutputFolder>(*output, studies::verb_name(studies::VerbId::sweep));
           const auto turns = mpi_turns();
           return studies::run_sweep(setup, MPI_COMM_SELF);
         },
@@ -648,6 +649,17 @@ PYBIND11_MODULE(_vibroimpact, m)
     .def("converge", &Case::converge, py::arg("output") = py::none(), "`vibroimpact converge`: returns a dict.")
     .def("sweep", &Case::sweep, py::arg("output") = py::none(), "`vibroimpact sweep` (serial): returns a dict.");
   m.def("solvers", [] { return integrators::SolverRegistry::names(); }, "The registered solvers (Simulation/Solver).");
+  m.def(
+    "verbs",
+    [] {
+      std::vector<std::pair<std::string, std::string>> verbs;
+      for (const auto &v : studies::verb_table())
+        if (v.reads_case)
+          verbs.emplace_back(v.name, v.help);
+      return verbs;
+    },
+    "The command line's verbs that run a case, as (name, help) in its order (studies/verb_table.h); each is a "
+    "method of Case (continue: continue_).");
   m.def("parameters", [](const std::string &verb) { return entry_tuples(studies::parameter_entries(verb)); },
         py::arg("verb") = "",
         "The entries `vibroimpact parameters [verb]` prints: [(path, default, default, pattern, documentation)]. "

@@ -155,3 +155,14 @@ def test_misspelt_entries_name_the_closest_declared_one():
 def test_version_is_the_programs():
     program = subprocess.run([CLI, "--version"], check=True, capture_output=True, text=True).stdout
     assert program.splitlines()[0] == "vibroimpact " + vi.__version__
+
+
+def test_every_verb_of_the_table_is_a_method():
+    """The library's verb table (studies/verb_table.h) is what Case offers: a method per verb, whose
+    parameters vi.parameters(verb) lists."""
+    verbs = vi.verbs()
+    assert list(verbs) == ["modes", "simulate", "compare", "sweep", "converge", "continue"]
+    for name, help_line in verbs.items():
+        method = getattr(vi.Case, name + "_" if name == "continue" else name)
+        assert callable(method) and help_line
+        assert vi.parameters(name)

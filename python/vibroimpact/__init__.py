@@ -31,9 +31,22 @@ from ._results import Table
 from ._values import override_list as _override_list
 from ._vibroimpact import Case as _Case
 from ._vibroimpact import InputError, NumericalError, __version__, solvers
+from ._vibroimpact import verbs as _verbs
 
 __all__ = ["Case", "InputError", "NumericalError", "VibroimpactWarning", "Modes", "Simulation", "Continuation",
-           "Comparison", "Convergence", "Sweep", "Table", "Parameter", "parameters", "solvers", "__version__"]
+           "Comparison", "Convergence", "Sweep", "Table", "Parameter", "parameters", "solvers", "verbs",
+           "__version__"]
+
+
+def verbs():
+    """The command line's verbs that run a case, {name: one-line help}, in its order; each is a
+    method of Case (``continue`` is ``Case.continue_``, ``continue`` being a Python keyword).
+
+    Returns
+    -------
+    dict of str to str
+    """
+    return dict(_verbs())
 
 
 class VibroimpactWarning(UserWarning):

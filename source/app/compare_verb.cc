@@ -1,5 +1,6 @@
 // `vibroimpact compare case.prm`: the case's runs against its reference run
 // (studies/comparison_study.h), each difference report also printed.
+#include <vibroimpact/studies/verb_table.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/write_error.h>
@@ -16,7 +17,7 @@ namespace vibroimpact::app
   {
     const auto       c     = studies::read_case_file(options.case_file, options.overrides);
     auto             setup = studies::prepare_comparison(c, options.quiet);
-    io::OutputFolder out(output_directory(options, c.description), "compare");
+    io::OutputFolder out(output_directory(options, c.description), studies::verb_name(studies::VerbId::compare));
     const auto       result = studies::run_comparison(std::move(setup), [&](const auto &name, const auto &solver) {
       if (!options.quiet)
         std::cout << "run " << name << ": " << solver << "\n";

@@ -1,6 +1,7 @@
 // `vibroimpact continue case.prm`: families of periodic orbits (subsection Continuation), written
 // as branch.csv, a frequency–energy plot (fep.png) and, for chosen points, the orbit over one
 // period (orbit_<family>_<point>.csv and .pvd).
+#include <vibroimpact/studies/verb_table.h>
 #include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/interrupt.h>
@@ -56,7 +57,7 @@ namespace vibroimpact::app
         code != io::exit_success)
       return code;
     bool       no_folder = false;
-    const auto out       = open_root_output(destination, "continue", comm, no_folder);
+    const auto out       = open_root_output(destination, studies::verb_name(studies::VerbId::continuation), comm, no_folder);
     if (no_folder)
       return io::exit_bad_input;
 

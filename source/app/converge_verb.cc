@@ -1,6 +1,7 @@
 // `vibroimpact converge case.prm`: convergence tables with observed rates (frequencies, response
 // quantities, or a nonsmooth-mode branch on a sequence of meshes). In the module of `continue`
 // (libvibroimpact-cli-continue.so), because a branch study runs the continuation library.
+#include <vibroimpact/studies/verb_table.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/progress_bar.h>
@@ -17,8 +18,8 @@ namespace vibroimpact::app
   {
     const auto       c     = studies::read_case_file(options.case_file, options.overrides);
     const auto       setup = studies::prepare_convergence(c);
-    io::ProgressBar  progress("converge", setup.settings.n_cycles, options.quiet);
-    io::OutputFolder out(output_directory(options, c.description), "converge");
+    io::ProgressBar  progress(studies::verb_name(studies::VerbId::converge), setup.settings.n_cycles, options.quiet);
+    io::OutputFolder out(output_directory(options, c.description), studies::verb_name(studies::VerbId::converge));
     const auto result = studies::run_convergence(setup, [&](unsigned int cycle) { progress.update(cycle + 1); });
     progress.finish();
     for (const auto &warning : result.warnings)

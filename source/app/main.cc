@@ -18,6 +18,7 @@
 // when one runs, so that --help, --version and a mistyped command line answer without mapping
 // the ~240 libraries deal.II brings (doc/performance.md, "Start-up").
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/studies/verb_table.h>
 
 #include <CLI/CLI.hpp>
 
@@ -35,28 +36,6 @@ namespace
 {
   using namespace vibroimpact;
 
-  // One verb: its name and its help line (the module runs it).
-  struct Verb
-  {
-    const char *name;
-    const char *help;
-  };
-
-  const std::vector<Verb> &verbs()
-  {
-    static const std::vector<Verb> table{
-      {"modes", "natural frequencies and mode shapes"},
-      {"simulate", "time history by the solver of Simulation/Solver (default: Moreau–Jean with Siconos LCPs)"},
-      {"compare", "the case's runs (subsection Run <name>: any solver, own overrides) against a reference run"},
-      {"sweep", "Poincaré sections over one swept parameter (bifurcation diagram); runs on MPI ranks"},
-      {"converge", "convergence table with observed rates: natural frequencies, or response quantities under mesh, "
-                   "time-step or mode refinement, or a Continuation branch at fixed energies on bisected meshes"},
-      {"continue", "periodic orbits by shooting and continuation (Trilinos LOCA): branches, Floquet stability, "
-                   "frequency-energy plot"},
-    };
-    return table;
-  }
-
   // Returns the -o option, whose count tells `-o ''` from no -o.
   CLI::Option *add_common_options(CLI::App *verb, app::CommonOptions &options)
   {
@@ -73,8 +52,8 @@ namespace
   // own, the only one that loads Trilinos LOCA and NOX (verb_module.cc).
   int run_in_module(app::VerbCall call)
   {
-    const std::string verb    = call.verb;
-    const char       *library = verb == "continue" || verb == "converge" ? "libvibroimpact-cli-continue.so" : "libvibroimpact-cli.so";
+    const char *library = studies::verb(call.verb).continuation_module ? "libvibroimpact-cli-continue.so"
+                                                                       : "libvibroimpact-cli.so";
     // LAZY as the dynamic loader binds a program's libraries: RTLD_NOW binds every function of
     // the ~230 libraries at once, 1.65e9 instructions against 1.27e9 (doc/performance.md).
     // GLOBAL: MPI's plugins look their symbols up in the libraries loaded before them.
@@ -100,17 +79,21 @@ int main(int argc, char **argv)
 
   app::CommonOptions     options;
   options.started = started;
-  std::vector<CLI::App *>    commands;
+  std::vector<CLI::App *>    commands; // of the verbs that read a case, in the table's order
   std::vector<CLI::Option *> outputs;
-  for (const auto &verb : verbs())
-    {
-      commands.push_back(program.add_subcommand(verb.name, verb.help));
-      outputs.push_back(add_common_options(commands.back(), options));
-    }
-  std::string verb_for_parameters;
-  CLI::App   *parameters =
-    program.add_subcommand("parameters", "print every parameter with its default and documentation");
-  parameters->add_option("verb", verb_for_parameters, "only the parameters this verb reads");
+  std::string                verb_for_parameters;
+  CLI::App                  *parameters = nullptr;
+  for (const auto &verb : studies::verb_table())
+    if (verb.reads_case)
+      {
+        commands.push_back(program.add_subcommand(verb.name, verb.help));
+        outputs.push_back(add_common_options(commands.back(), options));
+      }
+    else
+      {
+        parameters = program.add_subcommand(verb.name, verb.help);
+        parameters->add_option("verb", verb_for_parameters, "only the parameters this verb reads");
+      }
 
   // CLI11 would report an unknown verb as "a subcommand is required".
   const auto is_verb = [&program](const std::string &word) {
@@ -121,8 +104,8 @@ int main(int argc, char **argv)
   };
   if (argc > 1 && argv[1][0] != '-' && !is_verb(argv[1]))
     {
-      std::cerr << "vibroimpact: error: unknown verb '" << argv[1]
-                << "' (modes, simulate, compare, sweep, converge, continue, parameters; see vibroimpact --help)\n";
+      std::cerr << "vibroimpact: error: unknown verb '" << argv[1] << "' (" << studies::verb_list(true)
+                << "; see vibroimpact --help)\n";
       return io::exit_bad_input;
     }
 
@@ -139,7 +122,7 @@ int main(int argc, char **argv)
     }
 
   if (*parameters)
-    return run_in_module({"parameters", &options, verb_for_parameters, &argc, &argv});
+    return run_in_module({studies::VerbId::parameters, &options, verb_for_parameters, &argc, &argv});
   for (std::size_t v = 0; v < commands.size(); ++v)
     if (*commands[v])
       {
@@ -150,7 +133,7 @@ int main(int argc, char **argv)
                          "to write to output/<Model/Name>)\n";
             return io::exit_bad_input;
           }
-        return run_in_module({verbs()[v].name, &options, {}, &argc, &argv});
+        return run_in_module({studies::verb_table()[v].id, &options, {}, &argc, &argv});
       }
   return io::exit_success;
 }

@@ -2,6 +2,7 @@
 // seed) an ensemble of random-excitation records (studies/sweep_study.h), on the MPI ranks of
 // mpirun -np N; rank 0 alone prints and writes. The output equals the serial run's bit for bit
 // (except the measured wall times and ranks in sweep_summary.csv).
+#include <vibroimpact/studies/verb_table.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/output_folder.h>
@@ -42,7 +43,7 @@ namespace vibroimpact::app
         code != io::exit_success)
       return code;
     bool       no_folder = false;
-    const auto out       = open_root_output(destination, "sweep", comm, no_folder);
+    const auto out       = open_root_output(destination, studies::verb_name(studies::VerbId::sweep), comm, no_folder);
     if (no_folder)
       return io::exit_bad_input;
 
@@ -51,7 +52,7 @@ namespace vibroimpact::app
     studies::SweepResult result;
     {
       // Rank 0 shows its own share's progress; the others advance at the same pace.
-      io::ProgressBar progress("sweep", setup.share_size(rank, n_ranks), options.quiet || !root);
+      io::ProgressBar progress(studies::verb_name(studies::VerbId::sweep), setup.share_size(rank, n_ranks), options.quiet || !root);
       result = studies::run_sweep(setup, comm, [&](unsigned int done) { progress.update(done); });
       progress.finish();
     }

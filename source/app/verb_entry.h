@@ -2,6 +2,8 @@
 // command line and its options. One entry point, looked up by name, with C linkage.
 #pragma once
 
+#include <vibroimpact/studies/verb_table.h>
+
 #include "verbs.h"
 
 #include <string>
@@ -10,7 +12,7 @@ namespace vibroimpact::app
 {
   struct VerbCall
   {
-    const char          *verb;          // modes, simulate, compare, sweep, converge, continue, parameters
+    studies::VerbId      verb;          // studies/verb_table.h
     const CommonOptions *options;       // the verb's case file, output, overrides, quiet
     std::string          parameters_of; // `parameters <verb>`: the verb (empty: every parameter)
     int                 *argc;          // for the MPI verbs (MPI_Init may take arguments)

@@ -49,26 +49,31 @@ namespace
 
   int dispatch(const app::VerbCall &call)
   {
-    const std::string verb = call.verb;
-    const auto       &o    = *call.options;
+    using studies::VerbId;
+    const auto &o = *call.options;
+    switch (call.verb)
+      {
 #ifdef VIBROIMPACT_CONTINUE_MODULE
-    if (verb == "continue")
-      return app::run_continue(o, *call.argc, *call.argv);
-    if (verb == "converge")
-      return app::run_converge(o);
+        case VerbId::continuation:
+          return app::run_continue(o, *call.argc, *call.argv);
+        case VerbId::converge:
+          return app::run_converge(o);
 #else
-    if (verb == "parameters")
-      return app::print_parameters(call.parameters_of);
-    if (verb == "modes")
-      return app::run_modes(o);
-    if (verb == "simulate")
-      return app::run_simulate(o);
-    if (verb == "compare")
-      return app::run_compare(o);
-    if (verb == "sweep")
-      return app::run_sweep(o, *call.argc, *call.argv);
+        case VerbId::parameters:
+          return app::print_parameters(call.parameters_of);
+        case VerbId::modes:
+          return app::run_modes(o);
+        case VerbId::simulate:
+          return app::run_simulate(o);
+        case VerbId::compare:
+          return app::run_compare(o);
+        case VerbId::sweep:
+          return app::run_sweep(o, *call.argc, *call.argv);
 #endif
-    std::cerr << "vibroimpact: error: unknown verb '" << verb << "'\n";
+        default:
+          break;
+      }
+    std::cerr << "vibroimpact: error: the verb '" << studies::verb_name(call.verb) << "' is not in this module\n";
     return io::exit_bad_input;
   }
 } // namespace

@@ -1,5 +1,6 @@
 // The verbs modes, simulate and converge, and `parameters`: each parses nothing more than the
 // case file and calls its library study (studies/*_study.h), then prints what it did.
+#include <vibroimpact/studies/verb_table.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/progress_bar.h>
@@ -31,7 +32,7 @@ namespace vibroimpact::app
     timer.enter_subsection("read case and assemble");
     const auto c     = studies::read_case_file(options.case_file, options.overrides);
     auto       setup = studies::prepare_modes(c);
-    io::OutputFolder out(output_directory(options, c.description), "modes"); // checked before computing
+    io::OutputFolder out(output_directory(options, c.description), studies::verb_name(studies::VerbId::modes)); // checked before computing
     timer.leave_subsection();
 
     timer.enter_subsection("eigensolve");
@@ -136,7 +137,7 @@ namespace vibroimpact::app
                     supports.c_str(), setup.solver->name().c_str(), setup.control.final_time);
       }
 
-    io::OutputFolder out(destination, "simulate");
+    io::OutputFolder out(destination, studies::verb_name(studies::VerbId::simulate));
     SimulateTimes    times;
     times.startup      = seconds_between(started, entered);
     times.setup        = seconds_between(entered, clock::now());

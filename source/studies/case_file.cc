@@ -4,6 +4,7 @@
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/structure/case_parameters.h>
 #include <vibroimpact/studies/case_file.h>
+#include <vibroimpact/studies/verb_table.h>
 
 
 #include <algorithm>
@@ -41,7 +42,7 @@ namespace vibroimpact::studies
 
   void bind_case_file(io::ParameterFile &file, CaseFile &c)
   {
-    const std::vector<std::string> time_domain{"simulate", "compare", "sweep", "converge"};
+    const auto time_domain = verb_names([](const Verb &v) { return v.time_domain; });
     const auto                     solver_names = integrators::SolverRegistry::names();
 
     c.filename = file.filename();
@@ -90,21 +91,21 @@ namespace vibroimpact::studies
       file.section(
         "Run " + run_names[k],
         [&](io::ParameterSection &s) { bind_run_definition(s, c.runs[k], run_names[k], solver_names); },
-        {"compare", "converge"});
+        {verb_name(VerbId::compare), verb_name(VerbId::converge)});
 
     file.section(
       "Compare", [&](io::ParameterSection &s) { bind_comparison_parameters(s, c.comparison); },
-      {"compare"});
+      {verb_name(VerbId::compare)});
     file.section(
       "Convergence", [&](io::ParameterSection &s) { bind_convergence_parameters(s, c.convergence); },
-      {"converge"});
+      {verb_name(VerbId::converge)});
     file.section(
       "Sweep",
       [&](io::ParameterSection &s) {
         c.sweep.filename = file.filename();
         bind_sweep_parameters(s, c.sweep);
       },
-      {"sweep"});
+      {verb_name(VerbId::sweep)});
 
     file.section(
       "Continuation",
@@ -113,7 +114,7 @@ namespace vibroimpact::studies
         c.continuation.section_given = file.has_section("Continuation");
         periodic::bind_continuation_parameters(s, c.continuation);
       },
-      {"continue"});
+      {verb_name(VerbId::continuation)});
 
     if (!file.parsed())
       return;
@@ -174,10 +175,8 @@ namespace vibroimpact::studies
     // The documentation of what `verb` reads (every verb: empty), bound into `c`.
     io::ParameterFile documentation_of(const std::string &verb, CaseFile &c)
     {
-      const std::vector<std::string> verbs{"modes", "simulate", "compare", "sweep", "converge", "continue"};
-      if (!verb.empty() && std::find(verbs.begin(), verbs.end(), verb) == verbs.end())
-        throw io::InputError("command line", "parameters " + verb,
-                             "unknown verb (modes, simulate, compare, sweep, converge, continue)");
+      if (!verb.empty() && !(find_verb(verb) && find_verb(verb)->reads_case))
+        throw io::InputError("command line", "parameters " + verb, "unknown verb (" + verb_list() + ")");
       auto file = io::ParameterFile::documentation(case_file_families(), verb);
       bind_case_file(file, c);
       return file;
@@ -215,7 +214,7 @@ namespace vibroimpact::studies
         << ". Families of subsections are named by the user:\n"
         << "# 'subsection Body beam', 'subsection Contact tip', 'subsection Run theta_one'; <name> stands for that "
            "name.\n";
-    if (verb != "modes")
+    if (verb != verb_name(VerbId::modes))
       {
         out << "# Registered solvers (Simulation/Solver; each has its own subsection):\n";
         for (const auto &solver : c.solvers)
