@@ -37,9 +37,10 @@ namespace vibroimpact::periodic
       ContinuationSettings &p = c.settings;
       s.add("Start energy factor", p.start_energy_factor, io::positive(),
             "First point: this multiple of the family's grazing energy (the linear mode touching a contact); above 1 "
-            "the start is the one-impact orbit of that energy where it is known in closed form. Subharmonic families "
-            "(Cycles > 1) start on that orbit where their energy first differs from grazing by |factor - 1|, on either "
-            "side (most first go down in energy).");
+            "the start is the one-impact orbit of that energy where it is known in closed form; below 1 too where the "
+            "family first dips below its grazing energy (then the start lies before that energy fold), else the linear "
+            "mode. Subharmonic families (Cycles > 1) start on that orbit where their energy first differs from grazing "
+            "by |factor - 1|, on either side (most first go down in energy).");
       s.add("Minimum energy", p.min_energy, io::non_negative(), "Free families stop below this energy.");
       s.add("Maximum energy", p.max_energy, io::non_negative(),
             "Free families stop above this energy; 0: Maximum energy factor × the family's grazing energy.");

@@ -250,7 +250,8 @@ namespace vibroimpact::periodic
     // The family leaves it on the side of T0 where the impact approaches the stop (the gap's rate
     // b·q̇(T/2⁻) < 0; on the other side the stop would pull); walk away from T0 in steps of T0/400
     // to the first period where the energy has reached E (fundamental families, which stiffen;
-    // they may dip below E_g first: by 3 % for the 4-mode beam example) or, for a subharmonic family,
+    // they may dip below E_g first: by 3 % for the 4-mode beam example, and an E below E_g is
+    // looked for on that dip) or, for a subharmonic family,
     // where it differs from E_g by |E − E_g| (they first go down in energy), then bisect.
     const double T0       = cycles * linear_period(mode);
     const auto   approach = [&](double T) {
@@ -263,7 +264,9 @@ namespace vibroimpact::periodic
     const double distance = std::abs(energy - graze);
     const auto   reached  = [&](double T) {
       const double E = this->energy(one_impact_turning_point(contact, T));
-      return cycles == 1 ? E >= energy : std::abs(E - graze) >= distance;
+      if (cycles > 1)
+        return std::abs(E - graze) >= distance;
+      return energy >= graze ? E >= energy : E <= energy; // below E_g: on a family that dips first
     };
     double near = T0 * (1 + side * 1e-9), far = near;
     for (int k = 1; k <= 400 && !reached(far); ++k)
