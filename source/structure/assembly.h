@@ -85,13 +85,13 @@ namespace vibroimpact::structure
       const auto &body = *bodies_[b];
       if (!body.has_field(field))
         fail(section + "/" + body_entry, "body '" + body.name() + "' has no " + field_name(field) +
-                                           " field" + (body.description().type == BodyType::tube ?
+                                           " field" + (body.kind_traits().in_space ?
                                                          " (a tube's Axial field / Torsion field = true adds it)" :
                                                          " (only a tube has one)"));
-      if (body.description().type == BodyType::mass && point.x != 0.0)
+      if (body.kind_traits().point && point.x != 0.0)
         fail(section + "/" + position_entry,
              "body '" + body.name() + "' is a point mass: its only point is x = 0, got " + std::to_string(point.x));
-      if (body.description().type != BodyType::mass &&
+      if (!body.kind_traits().point &&
           !(point.x >= -1e-12 * body.length() && point.x <= body.length() * (1 + 1e-12)))
         fail(section + "/" + position_entry,
              "x = " + std::to_string(point.x) + " lies outside body '" + body.name() + "' [0, " +

@@ -79,6 +79,12 @@ namespace vibroimpact::structure
       {"beam", "beam: Euler–Bernoulli, C1 Hermite elements (transverse deflection and slope)", 0,
        [](const BodyDescription &description, const std::string &case_file, const std::string &mesh_directory) {
          return std::make_unique<BeamBody>(description, case_file, mesh_directory);
-       }}};
+       },
+       [] {
+         BodyKindTraits t;
+         t.bending   = true;
+         t.continuum = model::ContinuumBody::Type::beam;
+         return t;
+       }()}};
   } // namespace
 } // namespace vibroimpact::structure

@@ -37,6 +37,16 @@ namespace vibroimpact::structure
     return it->second;
   }
 
+  BodyType BodyKindRegistry::point_mass()
+  {
+    for (const auto &[name, kind] : registered_kinds())
+      if (kind.traits.point)
+        return BodyType(kind.name); // the map's copy: lives as long as the program
+    throw std::logic_error("no point-mass body kind registered");
+  }
+
+  const BodyKindTraits &Body::kind_traits() const { return BodyKindRegistry::find(description_.type).traits; }
+
   void BodyKindRegistry::add(BodyKind kind)
   {
     const std::string name = kind.name;

@@ -111,14 +111,14 @@ namespace vibroimpact::structure
     void bind_end(ParameterSection &s, const std::string &entry, EndCondition &end, const BodyType type,
                   const std::string &doc)
     {
-      if (type == BodyType::mass)
+      const auto &kind = BodyKindRegistry::find(type);
+      if (kind.traits.point)
         {
           std::string ignored = "free";
           s.add(entry, ignored, doc);
           return;
         }
-      bind_end_among(s, entry, end, type == BodyType::rod ? rod_ends : beam_ends,
-                     type == BodyType::rod ? "rod" : type == BodyType::tube ? "tube" : "beam", doc);
+      bind_end_among(s, entry, end, kind.traits.bending ? beam_ends : rod_ends, kind.name, doc);
     }
 
     // Mass matrix and Lumped fraction into BodyDescription::lumped_fraction.
@@ -143,8 +143,9 @@ namespace vibroimpact::structure
             "dispersion error: the frequency error falls as h^4 and h^6 (Ainsworth & Wajid 2010).");
       if (!s.reading())
         return;
-      if (kind == MassMatrix::blended && body.type != BodyType::rod)
-        s.fail("Mass matrix", "blended is for rods only (a beam takes consistent or lumped)");
+      if (kind == MassMatrix::blended && !kind_traits(body.type).blended_mass)
+        s.fail("Mass matrix", "blended is for rods only (a " + std::string(body.type.name()) +
+                                " takes consistent or lumped)");
       body.lumped_fraction = kind == MassMatrix::consistent ? 0.0 : kind == MassMatrix::lumped ? 1.0 : fraction;
     }
 
@@ -175,7 +176,7 @@ namespace vibroimpact::structure
             "A tube's deflection along e2 = Axis x Deflection direction at t = 0, an expression of x.");
       s.add("Initial velocity e2", tube.initial_velocity_e2, "A tube's velocity along e2 at t = 0, an expression of x.");
       tube.axial_stiffness = axial_stiffness;
-      if (!s.reading() || body.type != BodyType::tube)
+      if (!s.reading() || !kind_traits(body.type).in_space)
         return;
       if (!(tube.outer_radius > 0))
         s.fail("Outer radius", "a tube needs its outer radius (positive), got 0");
@@ -221,14 +222,15 @@ namespace vibroimpact::structure
             "u0(x), a muparser expression of x (Initial state/Type = expressions); a tube's along e1.");
       s.add("Initial velocity", body.initial_velocity, "v0(x), a muparser expression of x; a tube's along e1.");
       bind_tube(s, body, axial);
-      if (body.type == BodyType::mass)
+      const auto &kind = kind_traits(body.type);
+      if (kind.point)
         {
           body.mass_per_length = mass;
           body.length          = 0.0;
           return;
         }
       body.length          = length;
-      body.stiffness       = body.type == BodyType::rod ? axial : bending;
+      body.stiffness       = kind.bending ? bending : axial;
       body.mass_per_length = rho_a;
     }
 
@@ -495,11 +497,17 @@ namespace vibroimpact::structure
       SupportDescription  support;
       std::vector<double> positions;
       bind_positions(s, description, support.point, positions, "the supported points");
-      const auto type = s.reading() ? description.find_body(support.point.body)->type : BodyType::beam;
-      if (type != BodyType::beam && type != BodyType::tube)
+      // Documentation (not reading): any body that holds supports.
+      const BodyKindTraits held = [&] {
+        BodyKindTraits t;
+        t.bending = t.in_space = true;
+        return t;
+      }();
+      const auto &kind = s.reading() ? kind_traits(description.find_body(support.point.body)->type) : held;
+      if (!kind.bending)
         s.fail("Body", "body '" + support.point.body + "' is not a beam or a tube: a clearance support holds one");
       bind_support_stops(s, support);
-      if (s.reading() && support.shape != SupportShape::stops && type != BodyType::tube)
+      if (s.reading() && support.shape != SupportShape::stops && !kind.in_space)
         s.fail("Shape", "body '" + support.point.body + "' is a planar beam: a support in space (annular, flat bar, "
                                                          "polygonal) holds a tube (Type = tube); a planar beam takes "
                                                          "Shape = stops");

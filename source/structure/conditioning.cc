@@ -1,5 +1,6 @@
 // Round-off against discretisation error of the stepper's elastic forces, per body: the
 // estimates and the warnings `modes` and `simulate` print.
+#include <vibroimpact/structure/body.h>
 #include <vibroimpact/structure/model_builder.h>
 
 #include <cmath>
@@ -14,13 +15,14 @@ namespace vibroimpact::structure
     const double epsilon = std::numeric_limits<double>::epsilon();
     for (const auto &body : description.bodies)
       {
-        if (body.type == BodyType::mass || !body.mesh_file.empty())
+        const auto &kind = kind_traits(body.type);
+        if (kind.point || !body.mesh_file.empty())
           continue;
         ConditioningEstimate e;
         e.body                 = body.name;
         e.elements             = body.n_elements << body.refinements;
         const double ratio     = M_PI / e.elements; // πh/L
-        const bool   beam      = body.type == BodyType::beam || body.type == BodyType::tube; // bending sets p
+        const bool   beam      = kind.bending; // bending sets p
         const bool   quadratic = !beam && body.degree == 2;
         e.roundoff_bound       = 0.5 * epsilon * std::pow(ratio, beam ? -4 : -2);
         e.discretisation_error = beam ? std::pow(ratio, 4) / 1440 : quadratic ? std::pow(ratio, 4) / 2880 : ratio * ratio / 24;

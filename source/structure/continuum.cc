@@ -66,10 +66,7 @@ namespace vibroimpact::structure
         const auto &d    = body->description();
         model::ContinuumBody c;
         c.name            = d.name;
-        c.type            = d.type == BodyType::beam ? model::ContinuumBody::Type::beam :
-                            d.type == BodyType::rod  ? model::ContinuumBody::Type::rod :
-                            d.type == BodyType::tube ? model::ContinuumBody::Type::tube :
-                                                       model::ContinuumBody::Type::mass;
+        c.type            = body->kind_traits().continuum;
         c.length          = body->length();
         c.stiffness       = d.stiffness;
         c.mass_per_length = d.mass_per_length;
@@ -78,7 +75,7 @@ namespace vibroimpact::structure
         c.lumped_mass     = d.lumped_fraction == 1.0;
         c.first_dof       = assembly.offset(b);
         c.n_dofs          = body->n_dofs();
-        if (d.type != BodyType::mass)
+        if (!body->kind_traits().point)
           {
             // Each field's DoFs are its own (a tube's fields sit in separate blocks): the sums
             // give every DoF its coordinate.

@@ -45,6 +45,12 @@ namespace vibroimpact::structure
       {"mass", "mass: a rigid point mass (one DoF)", 2,
        [](const BodyDescription &description, const std::string &, const std::string &) {
          return std::make_unique<MassBody>(description);
-       }}};
+       },
+       [] {
+         BodyKindTraits t;
+         t.point     = true;
+         t.continuum = model::ContinuumBody::Type::mass;
+         return t;
+       }()}};
   } // namespace
 } // namespace vibroimpact::structure

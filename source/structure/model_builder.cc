@@ -43,13 +43,14 @@ namespace vibroimpact::structure
         return;
       const auto &d = body.description();
       std::vector<std::pair<std::string, double>> data;
-      if (d.type == BodyType::mass)
+      const auto &kind = body.kind_traits();
+      if (kind.point)
         data = {{"Mass", d.mass_per_length}};
       else
         data = {{"Length", d.length},
-                {d.type == BodyType::rod ? "Axial stiffness" : "Bending stiffness", d.stiffness},
+                {kind.bending ? "Bending stiffness" : "Axial stiffness", d.stiffness},
                 {"Mass per unit length", d.mass_per_length}};
-      if (d.type == BodyType::tube)
+      if (kind.in_space)
         data.insert(data.end(), {{"Axial stiffness", d.tube.axial ? d.tube.axial_stiffness : 1.0},
                                  {"Torsional stiffness", d.tube.torsion ? d.tube.torsional_stiffness : 1.0},
                                  {"Polar inertia per unit length", d.tube.torsion ? d.tube.polar_inertia : 1.0}});
@@ -203,7 +204,7 @@ namespace vibroimpact::structure
       const std::string section = "Load " + load.name;
       const auto        b       = assembly.body_index(load.point.body, section + "/Body");
       const Body       &body    = *assembly.bodies()[b];
-      if (body.description().type != BodyType::tube)
+      if (!body.kind_traits().in_space)
         assembly.fail(section + "/Angle", "body '" + body.name() + "' moves in one direction: only a tube's loads take "
                                           "an angle (0 here)");
       const auto direction = in_plane(load.angle);

@@ -22,11 +22,10 @@ namespace vibroimpact::structure
     double      elements = 0, largest = 0;
     std::string largest_body;
     for (const auto &body : description.bodies)
-      if (body.type != BodyType::mass && body.mesh_file.empty())
+      if (const auto &kind = kind_traits(body.type); !kind.point && body.mesh_file.empty())
         {
-          // A tube element holds two beam elements' DoFs, and half as many again for each of its
-          // axial and torsion fields (one DoF a node where the beam has two).
-          const double fields = body.type == BodyType::tube ? 2 + 0.5 * (body.tube.axial + body.tube.torsion) : 1;
+          // In beam elements' DoFs (a tube's element holds more: its kind says how many).
+          const double fields = kind.element_weight ? kind.element_weight(body) : 1;
           const double n = fields * body.n_elements * std::ldexp(1.0, static_cast<int>(body.refinements));
           elements += n;
           if (n > largest)

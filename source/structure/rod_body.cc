@@ -63,6 +63,12 @@ namespace vibroimpact::structure
       {"rod", "rod: axial, FE_Q elements", 1,
        [](const BodyDescription &description, const std::string &case_file, const std::string &mesh_directory) {
          return std::make_unique<RodBody>(description, case_file, mesh_directory);
-       }}};
+       },
+       [] {
+         BodyKindTraits t;
+         t.blended_mass = true;
+         t.continuum    = model::ContinuumBody::Type::rod;
+         return t;
+       }()}};
   } // namespace
 } // namespace vibroimpact::structure

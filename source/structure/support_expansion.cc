@@ -21,12 +21,13 @@ namespace vibroimpact::structure
                              support.point.body.empty() ? "no body given" :
                                                           "there is no body named '" + support.point.body + "'");
       const bool in_space = support.shape != SupportShape::stops;
-      if (in_space && body->type != BodyType::tube)
+      const auto &kind     = kind_traits(body->type);
+      if (in_space && !kind.in_space)
         throw io::InputError(original.filename, section + "Shape",
                              "body '" + body->name + "' is a planar " + std::string(body->type.name()) +
                                ": a support in space (annular, flat bar, polygonal) holds a tube (Type = tube); a "
                                "planar beam takes Shape = stops");
-      if (!in_space && body->type != BodyType::beam && body->type != BodyType::tube)
+      if (!in_space && !kind.bending)
         throw io::InputError(original.filename, section + "Body",
                              "body '" + body->name + "' is not a beam: a clearance support holds a beam");
       if (!(support.point.x >= 0 && support.point.x <= body->length))
@@ -59,7 +60,7 @@ namespace vibroimpact::structure
     {
       BodyDescription mass;
       mass.name            = name;
-      mass.type            = BodyType::mass;
+      mass.type            = BodyKindRegistry::point_mass();
       mass.mass_per_length = support.stop_mass;
       mass.length          = 0.0;
       mass.deflection      = direction;

@@ -179,6 +179,16 @@ namespace vibroimpact::structure
                "with an axial and a torsion field (FE_Q) where asked",
        3, [](const BodyDescription &description, const std::string &case_file, const std::string &mesh_directory) {
          return std::make_unique<TubeBody>(description, case_file, mesh_directory);
-       }}};
+       },
+       [] {
+         BodyKindTraits t;
+         t.bending   = true;
+         t.in_space  = true;
+         t.continuum = model::ContinuumBody::Type::tube;
+         // Two beam elements' DoFs, and half as many again for each of the axial and torsion
+         // fields (one DoF a node where the beam has two).
+         t.element_weight = [](const BodyDescription &d) { return 2 + 0.5 * (d.tube.axial + d.tube.torsion); };
+         return t;
+       }()}};
   } // namespace
 } // namespace vibroimpact::structure

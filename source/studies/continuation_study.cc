@@ -115,7 +115,13 @@ namespace vibroimpact::studies
       if (forced)
         gp << "set xlabel 'forcing frequency [rad/s]'\nset ylabel 'energy at t = 0'\nset logscale y\n";
       else
-        gp << "set xlabel 'energy'\nset ylabel 'frequency [rad/s]'\nset logscale x\n";
+        {
+          gp << "set xlabel 'energy'\nset ylabel 'frequency [rad/s]'\nset logscale x\n";
+          // Families of modes far apart (a beam's ω_j ∝ j²): each keeps its height on a log scale.
+          const auto [low, high] = std::minmax_element(linear_frequencies.begin(), linear_frequencies.end());
+          if (low != linear_frequencies.end() && *high > 3 * *low)
+            gp << "set logscale y\n";
+        }
       for (const double w : linear_frequencies)
         if (!forced)
           gp << "set arrow from graph 0, first " << w << " to graph 1, first " << w << " nohead dt 2 lc 'gray'\n";

@@ -1,5 +1,6 @@
 // Closed-form natural frequencies the convergence studies measure against (see
 // studies/exact_solutions.h).
+#include <vibroimpact/structure/body.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/studies/exact_solutions.h>
 
@@ -34,25 +35,28 @@ namespace vibroimpact::studies
     if (description.bodies.size() != 1 || !description.elements.empty())
       fail("an exact solution needs a case of exactly one body and no lumped elements");
     const auto &body = description.bodies.front();
+    // The closed forms are of one planar Euler–Bernoulli beam or one axial rod.
+    const auto &kind = structure::kind_traits(body.type);
+    const bool  beam = kind.bending && !kind.in_space, rod = !kind.bending && !kind.point;
 
     std::vector<double> omegas;
     switch (solution)
       {
         case ExactSolution::pinned_pinned_beam:
-          if (body.type != BodyType::beam || body.left != EndCondition::pinned || body.right != EndCondition::pinned)
+          if (!beam || body.left != EndCondition::pinned || body.right != EndCondition::pinned)
             fail("'pinned-pinned beam' needs a beam with both ends pinned");
           for (unsigned int j = 1; j <= n; ++j)
             omegas.push_back(std::pow(j * M_PI / body.length, 2) * std::sqrt(body.stiffness / body.mass_per_length));
           break;
         case ExactSolution::clamped_free_beam:
-          if (body.type != BodyType::beam || body.left != EndCondition::clamped || body.right != EndCondition::free)
+          if (!beam || body.left != EndCondition::clamped || body.right != EndCondition::free)
             fail("'clamped-free beam' needs a beam clamped at x = 0 and free at x = L");
           for (unsigned int j = 1; j <= n; ++j)
             omegas.push_back(std::pow(clamped_free_root(j) / body.length, 2) *
                              std::sqrt(body.stiffness / body.mass_per_length));
           break;
         case ExactSolution::fixed_free_rod:
-          if (body.type != BodyType::rod || body.left != EndCondition::clamped || body.right != EndCondition::free)
+          if (!rod || body.left != EndCondition::clamped || body.right != EndCondition::free)
             fail("'fixed-free rod' needs a rod fixed at x = 0 and free at x = L");
           for (unsigned int j = 1; j <= n; ++j)
             omegas.push_back((2.0 * j - 1) * M_PI / (2 * body.length) *

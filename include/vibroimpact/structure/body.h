@@ -22,6 +22,29 @@ namespace vibroimpact::structure
   using Triplets = std::vector<Eigen::Triplet<double>>;
   using ScalarFunction = std::function<double(double)>;
 
+  // What the code outside a kind's own file asks of it (the case binder, the model builder, the
+  // refusals, the estimates), so that it never names the kind.
+  struct BodyKindTraits
+  {
+    // A rigid point mass: no length, mesh, ends or elements; its one point is x = 0 and its
+    // `Mass` entry its mass.
+    bool point = false;
+    // Transverse bending on C1 Hermite elements: holds clearance supports; `Bending stiffness`
+    // is its stiffness, its ends are a beam's (free|pinned|clamped|sliding), and its frequency
+    // error and round-off go as (πh/L)^4 (else an axial field's: fixed|free, (πh/L)^2).
+    bool bending = false;
+    // Deflects in both transverse planes (a second deflection field): holds supports in space,
+    // takes loads at an angle, and reads the entries of bind_tube (radius, axial and torsion
+    // fields, the initial state along e2).
+    bool in_space = false;
+    // Takes a blended mass matrix ((1 − f) consistent + f lumped).
+    bool blended_mass = false;
+    // Its kind in the continuum description (model::ContinuumBody) the wave-mode reference reads.
+    model::ContinuumBody::Type continuum = model::ContinuumBody::Type::beam;
+    // Its elements' weight in the model-size estimate, in beam elements (empty: 1).
+    std::function<double(const BodyDescription &)> element_weight;
+  };
+
   class Body
   {
   public:
@@ -89,7 +112,8 @@ namespace vibroimpact::structure
       return false;
     }
 
-    double length() const { return description_.type == BodyType::mass ? 0.0 : description_.length; }
+    double length() const { return kind_traits().point ? 0.0 : description_.length; }
+    const BodyKindTraits &kind_traits() const;
 
   private:
     BodyDescription description_;
@@ -113,10 +137,11 @@ namespace vibroimpact::structure
     using Factory = std::function<std::unique_ptr<Body>(const BodyDescription &description,
                                                         const std::string     &case_file,
                                                         const std::string     &mesh_directory)>;
-    std::string  name;          // as users write it
-    std::string  documentation; // "name: what it is", joined by "; " into the Type entry's text
-    unsigned int listing = 0;   // place in the Type entry's list of names (ties: by name)
-    Factory      make;
+    std::string    name;          // as users write it
+    std::string    documentation; // "name: what it is", joined by "; " into the Type entry's text
+    unsigned int   listing = 0;   // place in the Type entry's list of names (ties: by name)
+    Factory        make;
+    BodyKindTraits traits;
   };
 
   class BodyKindRegistry
@@ -126,9 +151,14 @@ namespace vibroimpact::structure
     static std::vector<const BodyKind *> kinds();
     // Throws std::invalid_argument for a kind nobody registered.
     static const BodyKind &find(BodyType type);
+    // The registered point-mass kind (what a flexible support's stop masses are made of).
+    static BodyType point_mass();
     // Throws std::logic_error for a name registered twice.
     static void add(BodyKind kind);
   };
+
+  // The traits of the kind a description names (BodyKindRegistry::find(type).traits).
+  inline const BodyKindTraits &kind_traits(const BodyType type) { return BodyKindRegistry::find(type).traits; }
 
   // Registers a body kind when the library (or program) that holds it loads.
   struct BodyKindRegistration
