@@ -246,12 +246,6 @@ namespace vibroimpact::periodic
       throw io::InputError(c.filename, "Continuation/Kind",
                            "free families are conservative: the model must have no load (use Kind = forced)");
     check_continuation_is_bounded(c, model);
-    if (c.kind == OrbitKind::free && c.flow_map == "event-driven" && !c.event_driven.damping_ratios.empty())
-      for (const double z : c.event_driven.damping_ratios)
-        if (z > 0)
-          throw io::InputError(c.filename, "Continuation/Damping ratios", "free families need an undamped model");
-    if (c.event_driven.massless_contact_nodes && c.flow_map != "event-driven")
-      throw io::InputError(c.filename, "Continuation/Massless contact nodes", "needs Flow map = event-driven");
     if (c.event_driven.n_modes > model.n_dofs())
       throw io::InputError(c.filename, "Continuation/Number of modes",
                            "the model has only " + std::to_string(model.n_dofs()) + " DoFs");

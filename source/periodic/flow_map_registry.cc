@@ -16,6 +16,7 @@ namespace vibroimpact::periodic
     {
       std::string               description;
       FlowMapRegistry::Factory factory;
+      FlowMapProperties         properties;
     };
 
     // Filled by the registrations while the library loads (a function-local static, so that it
@@ -53,9 +54,18 @@ namespace vibroimpact::periodic
     return it->second.factory(input);
   }
 
-  void FlowMapRegistry::add(const std::string &name, const std::string &description, Factory factory)
+  const FlowMapProperties &FlowMapRegistry::properties(const std::string &name)
   {
-    if (!entries().emplace(name, Entry{description, std::move(factory)}).second)
+    const auto it = entries().find(name);
+    if (it == entries().end())
+      throw std::invalid_argument("no flow map named '" + name + "'");
+    return it->second.properties;
+  }
+
+  void FlowMapRegistry::add(const std::string &name, const std::string &description, Factory factory,
+                            const FlowMapProperties properties)
+  {
+    if (!entries().emplace(name, Entry{description, std::move(factory), properties}).second)
       throw std::logic_error("two flow maps registered as '" + name + "'");
   }
 
@@ -67,6 +77,14 @@ namespace vibroimpact::periodic
       throw io::InputError(c.filename, "Continuation/Flow map",
                            "'" + c.flow_map + "' cannot take spatial supports (Support " +
                              input.model.spatial_supports.front().name + "): no period map handles them yet");
+    if (c.event_driven.massless_contact_nodes && !FlowMapRegistry::properties(c.flow_map).massless_contact_nodes)
+      {
+        std::string condensing;
+        for (const auto &[name, entry] : entries())
+          if (entry.properties.massless_contact_nodes)
+            condensing += (condensing.empty() ? "" : " or ") + name;
+        throw io::InputError(c.filename, "Continuation/Massless contact nodes", "needs Flow map = " + condensing);
+      }
     try
       {
         return FlowMapRegistry::create(c.flow_map, input);
@@ -77,6 +95,10 @@ namespace vibroimpact::periodic
         const std::string prefix = "massless contact nodes: ", what = e.what();
         if (what.rfind(prefix, 0) == 0)
           throw io::InputError(c.filename, "Continuation/Massless contact nodes", what.substr(prefix.size()));
+        // A Continuation entry a map refuses ("Continuation/<Entry>: ...") is named as such.
+        const auto colon = what.find(": ");
+        if (what.rfind("Continuation/", 0) == 0 && colon != std::string::npos)
+          throw io::InputError(c.filename, what.substr(0, colon), what.substr(colon + 2));
         // A contact's own entry ("Contact <name>/Stiffness: ...") is named as such.
         const auto entry_end = what.find("/Stiffness: ");
         if (what.rfind("Contact ", 0) == 0 && entry_end != std::string::npos)

@@ -407,10 +407,20 @@ namespace vibroimpact::periodic
     const FlowMapRegistration event_driven{
       "event-driven", "exact between impacts, in modal coordinates (linear structures)",
       [](const FlowMapInput &in) -> std::unique_ptr<PeriodicFlowMap> {
+        // Its free families are conservative: the modal damping is for forced responses.
+        if (in.continuation.kind == OrbitKind::free)
+          for (const double z : in.continuation.event_driven.damping_ratios)
+            if (z > 0)
+              throw std::invalid_argument("Continuation/Damping ratios: free families need an undamped model");
         auto settings                 = in.continuation.event_driven;
         settings.energy_correction    = in.moreau_jean.energy_correction;
         settings.correction_direction = in.moreau_jean.correction_direction;
         return std::make_unique<LinearImpactFlow>(in.model, settings);
-      }};
+      },
+      [] {
+        FlowMapProperties p;
+        p.massless_contact_nodes = true;
+        return p;
+      }()};
   } // namespace
 } // namespace vibroimpact::periodic

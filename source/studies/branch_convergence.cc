@@ -116,7 +116,7 @@ namespace vibroimpact::studies
     };
 
     TracedMesh trace_mesh(const structure::CaseDescription &description, const periodic::ContinuationCase &cc,
-                          const integrators::Solver &moreau_jean, const unsigned int cycle)
+                          const integrators::MoreauJeanSettings &moreau_jean, const unsigned int cycle)
     {
       const auto                 start   = std::chrono::steady_clock::now();
       structure::CaseDescription refined = description;
@@ -244,7 +244,7 @@ namespace vibroimpact::studies
 
   BranchConvergence run_branch_convergence(const structure::CaseDescription        &description,
                                            const periodic::ContinuationCase        &continuation,
-                                           const integrators::Solver               &moreau_jean,
+                                           const integrators::MoreauJeanSettings   &moreau_jean,
                                            const ConvergenceSettings               &settings,
                                            const std::function<void(unsigned int)> &on_cycle)
   {

@@ -294,22 +294,19 @@ namespace vibroimpact::studies
 
   ContinuationSetup prepare_continuation(const CaseFile &c)
   {
-    return prepare_continuation(c.description, c.continuation, c.solver("moreau-jean"));
+    return prepare_continuation(c.description, c.continuation, c.settings_of<integrators::MoreauJeanSettings>());
   }
 
   ContinuationSetup prepare_continuation(const structure::CaseDescription &description,
                                          const periodic::ContinuationCase &continuation,
-                                         const integrators::Solver        &moreau_jean)
+                                         const integrators::MoreauJeanSettings &moreau_jean)
   {
     ContinuationSetup setup;
     setup.continuation = continuation;
     setup.model        = std::make_unique<model::StructuralModel>(structure::build_model(description));
     periodic::check_continuation(setup.continuation, *setup.model);
     // Every map with impacts shares the Moreau-Jean subsection's energy correction.
-    const auto *time_stepping = integrators::settings_of<integrators::MoreauJeanSettings>(moreau_jean);
-    if (!time_stepping)
-      throw std::logic_error("the solver registered as moreau-jean has no Moreau-Jean settings");
-    setup.flow = periodic::make_flow_map({*setup.model, setup.continuation, *time_stepping});
+    setup.flow = periodic::make_flow_map({*setup.model, setup.continuation, moreau_jean});
     return setup;
   }
 

@@ -63,7 +63,7 @@ namespace vibroimpact::studies
       {
         check_branch_study(c);
         setup.continuation = c.continuation;
-        setup.moreau_jean  = c.solver("moreau-jean").clone();
+        setup.moreau_jean  = c.settings_of<integrators::MoreauJeanSettings>();
         return setup;
       }
     if (settings.study == ConvergenceStudy::frequencies)
@@ -94,7 +94,7 @@ namespace vibroimpact::studies
       }
     else if (setup.settings.study == ConvergenceStudy::branch)
       {
-        result.branch = run_branch_convergence(setup.description, setup.continuation, *setup.moreau_jean,
+        result.branch = run_branch_convergence(setup.description, setup.continuation, setup.moreau_jean,
                                                setup.settings, on_cycle);
         result.branch->write_table(table);
       }

@@ -43,6 +43,14 @@ namespace vibroimpact::periodic
     const integrators::MoreauJeanSettings &moreau_jean;
   };
 
+  // What a map takes beyond the model, for the checks made before it is built (no code outside
+  // a map's own file names it).
+  struct FlowMapProperties
+  {
+    // Condenses massless contact nodes (Continuation/Massless contact nodes).
+    bool massless_contact_nodes = false;
+  };
+
   class FlowMapRegistry
   {
   public:
@@ -56,20 +64,25 @@ namespace vibroimpact::periodic
     // Throws std::invalid_argument for an unknown name, and whatever the map's constructor throws
     // (std::invalid_argument for a model it cannot represent).
     static std::unique_ptr<PeriodicFlowMap> create(const std::string &name, const FlowMapInput &input);
-    static void add(const std::string &name, const std::string &description, Factory factory);
+    static void add(const std::string &name, const std::string &description, Factory factory,
+                    FlowMapProperties properties = {});
+    // Throws std::invalid_argument for an unknown name.
+    static const FlowMapProperties &properties(const std::string &name);
   };
 
   // Registers a map when the library (or program) that holds it loads.
   struct FlowMapRegistration
   {
-    FlowMapRegistration(const std::string &name, const std::string &description, FlowMapRegistry::Factory factory)
+    FlowMapRegistration(const std::string &name, const std::string &description, FlowMapRegistry::Factory factory,
+                        FlowMapProperties properties = {})
     {
-      FlowMapRegistry::add(name, description, std::move(factory));
+      FlowMapRegistry::add(name, description, std::move(factory), properties);
     }
   };
 
   // The map input.continuation.flow_map names, built from the input. A model the map cannot
-  // represent throws io::InputError naming Continuation/Flow map, or Continuation/Massless contact
-  // nodes for the condensation's refusals.
+  // represent throws io::InputError naming Continuation/Flow map, or the entry a map's refusal
+  // begins with ("Continuation/<Entry>: reason", "Contact <name>/Stiffness: reason"), or
+  // Continuation/Massless contact nodes for the condensation's refusals.
   std::unique_ptr<PeriodicFlowMap> make_flow_map(const FlowMapInput &input);
 } // namespace vibroimpact::periodic

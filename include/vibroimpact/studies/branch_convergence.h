@@ -13,6 +13,7 @@
 // tongue that comes back) the first backbone stretch along the branch is used.
 #pragma once
 
+#include <vibroimpact/integrators/moreau_jean_settings.h>
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/io/csv_table.h>
 #include <vibroimpact/periodic/closed_forms.h>
@@ -97,7 +98,7 @@ namespace vibroimpact::studies
   // continuation fails numerically keeps an empty branch with the reason.
   BranchConvergence run_branch_convergence(const structure::CaseDescription        &description,
                                            const periodic::ContinuationCase        &continuation,
-                                           const integrators::Solver               &moreau_jean,
+                                           const integrators::MoreauJeanSettings   &moreau_jean,
                                            const ConvergenceSettings               &settings,
                                            const std::function<void(unsigned int)> &on_cycle = {});
 

@@ -15,6 +15,7 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,17 @@ namespace vibroimpact::studies
 
     const integrators::Solver &solver() const { return solver(solver_name); }
     const integrators::Solver &solver(const std::string &name) const;
+    // The settings of the registered solver whose settings are of type Settings, as the case
+    // gives its subsection: how a flow map borrows the Moreau–Jean stepper's (its time step and
+    // the energy correction every map with impacts shares) without naming the solver.
+    template <typename Settings>
+    const Settings &settings_of() const
+    {
+      for (const auto &s : solvers)
+        if (const auto *settings = integrators::settings_of<Settings>(*s))
+          return *settings;
+      throw std::logic_error("no registered solver has the settings asked for");
+    }
     // The run named `name`; throws io::InputError naming `parameter` when there is none.
     const RunDefinition &find_run(const std::string &name, const std::string &parameter) const;
   };

@@ -10,6 +10,7 @@
 #include <vibroimpact/periodic/continuation.h>
 #include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/periodic/continuation_parameters.h>
+#include <vibroimpact/integrators/moreau_jean_settings.h>
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/structure/case_description.h>
 
@@ -40,7 +41,7 @@ namespace vibroimpact::studies
   // The same from its parts (the mesh-convergence study builds one per refined description).
   ContinuationSetup prepare_continuation(const structure::CaseDescription &description,
                                          const periodic::ContinuationCase &continuation,
-                                         const integrators::Solver        &moreau_jean);
+                                         const integrators::MoreauJeanSettings &moreau_jean);
 
   struct ContinuationResult
   {

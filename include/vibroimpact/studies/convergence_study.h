@@ -9,6 +9,7 @@
 #pragma once
 
 #include <vibroimpact/integrators/response_history.h>
+#include <vibroimpact/integrators/moreau_jean_settings.h>
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/structure/case_description.h>
@@ -47,9 +48,9 @@ namespace vibroimpact::studies
       integrators::RunControl                    control;
     };
     std::optional<ReferenceRun> reference;
-    // Branch studies: the Continuation subsection and the Moreau-Jean solver its flow maps share.
-    periodic::ContinuationCase                 continuation;
-    std::shared_ptr<const integrators::Solver> moreau_jean;
+    // Branch studies: the Continuation subsection and the Moreau-Jean settings its flow maps share.
+    periodic::ContinuationCase      continuation;
+    integrators::MoreauJeanSettings moreau_jean;
   };
 
   struct ConvergenceResult
