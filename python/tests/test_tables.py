@@ -40,12 +40,19 @@ def assert_tables_equal_files(run, folder):
             assert_same_columns(table, read_csv(folder / (name + ".csv")))
 
 
-def test_tube_events_spectra_and_wear_equal_the_files(tmp_path):
-    case = SOURCE / "examples/tube_six_supports/case.prm"
-    short = {"Simulation/Final time": 0.01, "Simulation/Frame interval": 0}
+def simulated_both_ways(example, final_time, folder):
+    """The example simulated by the module and by the command line (no frames): the module's
+    result, checked table by table against the command line's folder, and that folder."""
+    case = SOURCE / "examples" / example / "case.prm"
+    short = {"Simulation/Final time": final_time, "Simulation/Frame interval": 0}
     run = vi.Case(case, overrides=short).simulate()
-    out = cli("simulate", case, tmp_path / "cli", ["%s=%s" % item for item in short.items()])
+    out = cli("simulate", case, folder, ["%s=%s" % item for item in short.items()])
     assert_tables_equal_files(run, out)
+    return run, out
+
+
+def test_tube_events_spectra_and_wear_equal_the_files(tmp_path):
+    run, out = simulated_both_ways("tube_six_supports", 0.01, tmp_path / "cli")
     # The supports in space's events, with the angle where on the wall (the tube has no planar contact).
     assert len(run.events["time"]) > 0 and np.all(np.isfinite(run.events["angle"]))
     assert set(run.events["contact"]) <= set(run.statistics["support"])
@@ -57,11 +64,7 @@ def test_tube_events_spectra_and_wear_equal_the_files(tmp_path):
 
 
 def test_planar_supports_tables_equal_the_files(tmp_path):
-    case = SOURCE / "examples/antunes_one_support/case.prm"
-    short = {"Simulation/Final time": 0.05, "Simulation/Frame interval": 0}
-    run = vi.Case(case, overrides=short).simulate()
-    out = cli("simulate", case, tmp_path / "cli", ["%s=%s" % item for item in short.items()])
-    assert_tables_equal_files(run, out)
+    run, _ = simulated_both_ways("antunes_one_support", 0.05, tmp_path / "cli")
     assert run.support_forces is not None and run.wear_sectors is None
     # The support's contact force integrates to the impulses of its two stops.
     forces = run.support_forces
