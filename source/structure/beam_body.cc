@@ -80,11 +80,6 @@ namespace vibroimpact::structure
        [](const BodyDescription &description, const std::string &case_file, const std::string &mesh_directory) {
          return std::make_unique<BeamBody>(description, case_file, mesh_directory);
        },
-       [] {
-         BodyKindTraits t;
-         t.bending   = true;
-         t.continuum = model::ContinuumBody::Type::beam;
-         return t;
-       }()}};
+       BodyKindTraits(model::ContinuumBody::Type::beam, {BodyKindTraits::Trait::bending})}};
   } // namespace
 } // namespace vibroimpact::structure

@@ -498,11 +498,8 @@ namespace vibroimpact::structure
       std::vector<double> positions;
       bind_positions(s, description, support.point, positions, "the supported points");
       // Documentation (not reading): any body that holds supports.
-      const BodyKindTraits held = [&] {
-        BodyKindTraits t;
-        t.bending = t.in_space = true;
-        return t;
-      }();
+      const BodyKindTraits held(model::ContinuumBody::Type::tube,
+                                {BodyKindTraits::Trait::bending, BodyKindTraits::Trait::in_space});
       const auto &kind = s.reading() ? kind_traits(description.find_body(support.point.body)->type) : held;
       if (!kind.bending)
         s.fail("Body", "body '" + support.point.body + "' is not a beam or a tube: a clearance support holds one");

@@ -46,11 +46,6 @@ namespace vibroimpact::structure
        [](const BodyDescription &description, const std::string &, const std::string &) {
          return std::make_unique<MassBody>(description);
        },
-       [] {
-         BodyKindTraits t;
-         t.point     = true;
-         t.continuum = model::ContinuumBody::Type::mass;
-         return t;
-       }()}};
+       BodyKindTraits(model::ContinuumBody::Type::mass, {BodyKindTraits::Trait::point})}};
   } // namespace
 } // namespace vibroimpact::structure

@@ -64,11 +64,6 @@ namespace vibroimpact::structure
        [](const BodyDescription &description, const std::string &case_file, const std::string &mesh_directory) {
          return std::make_unique<RodBody>(description, case_file, mesh_directory);
        },
-       [] {
-         BodyKindTraits t;
-         t.blended_mass = true;
-         t.continuum    = model::ContinuumBody::Type::rod;
-         return t;
-       }()}};
+       BodyKindTraits(model::ContinuumBody::Type::rod, {BodyKindTraits::Trait::blended_mass})}};
   } // namespace
 } // namespace vibroimpact::structure

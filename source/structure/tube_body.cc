@@ -181,10 +181,8 @@ namespace vibroimpact::structure
          return std::make_unique<TubeBody>(description, case_file, mesh_directory);
        },
        [] {
-         BodyKindTraits t;
-         t.bending   = true;
-         t.in_space  = true;
-         t.continuum = model::ContinuumBody::Type::tube;
+         using Trait = BodyKindTraits::Trait;
+         BodyKindTraits t(model::ContinuumBody::Type::tube, {Trait::bending, Trait::in_space});
          // Two beam elements' DoFs, and half as many again for each of the axial and torsion
          // fields (one DoF a node where the beam has two).
          t.element_weight = [](const BodyDescription &d) { return 2 + 0.5 * (d.tube.axial + d.tube.torsion); };

@@ -9,6 +9,7 @@
 #include <Eigen/Sparse>
 
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,37 @@ namespace vibroimpact::structure
   // refusals, the estimates), so that it never names the kind.
   struct BodyKindTraits
   {
+    enum class Trait
+    {
+      point,
+      bending,
+      in_space,
+      blended_mass
+    };
+    BodyKindTraits() = default;
+    // A kind's traits in one line: its continuum kind and the traits it has, e.g.
+    // BodyKindTraits(model::ContinuumBody::Type::beam, {Trait::bending}).
+    BodyKindTraits(const model::ContinuumBody::Type kind, const std::initializer_list<Trait> traits)
+      : continuum(kind)
+    {
+      for (const Trait t : traits)
+        switch (t)
+          {
+            case Trait::point:
+              point = true;
+              break;
+            case Trait::bending:
+              bending = true;
+              break;
+            case Trait::in_space:
+              in_space = true;
+              break;
+            case Trait::blended_mass:
+              blended_mass = true;
+              break;
+          }
+    }
+
     // A rigid point mass: no length, mesh, ends or elements; its one point is x = 0 and its
     // `Mass` entry its mass.
     bool point = false;
