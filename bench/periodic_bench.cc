@@ -27,7 +27,7 @@ namespace
     structure::CaseDescription c;
     c.name = "rod_nonsmooth_mode";
     structure::BodyDescription rod;
-    rod.name = "rod", rod.type = structure::BodyType::rod, rod.n_elements = n_elements;
+    rod.name = "rod", rod.type = structure::BodyType("rod"), rod.n_elements = n_elements;
     rod.left = structure::EndCondition::clamped, rod.right = structure::EndCondition::free;
     c.bodies = {rod};
     structure::ContactDescription stop;
@@ -69,7 +69,7 @@ namespace
     structure::CaseDescription c;
     c.name = "pinned_beam_backbone";
     structure::BodyDescription beam;
-    beam.name = "beam", beam.type = structure::BodyType::beam, beam.n_elements = 20;
+    beam.name = "beam", beam.type = structure::BodyType("beam"), beam.n_elements = 20;
     beam.left = structure::EndCondition::pinned, beam.right = structure::EndCondition::pinned;
     c.bodies = {beam};
     structure::ContactDescription obstacle;
@@ -114,7 +114,7 @@ namespace
     c.name = "two_dof_chain";
     structure::BodyDescription m1, m2;
     m1.name = "m1", m2.name = "m2";
-    m1.type = m2.type = structure::BodyType::mass;
+    m1.type = m2.type = structure::BodyType("mass");
     structure::ElementDescription k1, k2;
     k1.name = "k1", k1.value = 1.0, k1.point = {"m1", 0.0}, k1.other = {"", 0.0};
     k2.name = "k2", k2.value = 1.0, k2.point = {"m2", 0.0}, k2.other = {"m1", 0.0};

@@ -29,7 +29,7 @@ namespace
     c.name = "stepper_bench";
     structure::BodyDescription beam;
     beam.name                 = "beam";
-    beam.type                 = structure::BodyType::beam;
+    beam.type                 = structure::BodyType("beam");
     beam.length               = 1.0;
     beam.stiffness            = 1.0;
     beam.mass_per_length      = 1.0;

@@ -17,11 +17,11 @@ namespace
     structure::CaseDescription c;
     c.name = "cantilever_on_rod";
     structure::BodyDescription beam;
-    beam.name = "beam", beam.type = structure::BodyType::beam, beam.length = 1.0617, beam.stiffness = 40727.232;
+    beam.name = "beam", beam.type = structure::BodyType("beam"), beam.length = 1.0617, beam.stiffness = 40727.232;
     beam.mass_per_length = 9.7155, beam.n_elements = 32;
     beam.left = structure::EndCondition::clamped, beam.right = structure::EndCondition::free;
     structure::BodyDescription rod;
-    rod.name = "rod", rod.type = structure::BodyType::rod, rod.length = 0.1, rod.stiffness = 1.0816e8;
+    rod.name = "rod", rod.type = structure::BodyType("rod"), rod.length = 0.1, rod.stiffness = 1.0816e8;
     rod.mass_per_length = 4.056, rod.n_elements = 16;
     rod.left = structure::EndCondition::clamped, rod.right = structure::EndCondition::free;
     c.bodies = {beam, rod};

@@ -30,7 +30,7 @@ namespace
   {
     io::ParameterFile               prm(file.string(), {});
     integrators::MoreauJeanSettings s;
-    const auto bind = [&](io::ParameterSection &section) { integrators::bind_moreau_jean_parameters(section, s); };
+    const auto bind = [&](io::ParameterSection &section) { integrators::bind_settings(section, s); };
     prm.section("Moreau-Jean", bind); // declares
     prm.parse();
     prm.section("Moreau-Jean", bind); // reads
@@ -85,7 +85,7 @@ TEST(IntegratorsSimulation, TwoDofHistoryAndSummary)
     {
       structure::BodyDescription body;
       body.name = name;
-      body.type = structure::BodyType::mass;
+      body.type = structure::BodyType("mass");
       body.initial_velocity = "1";
       c.bodies.push_back(body);
     }

@@ -24,7 +24,7 @@ namespace
       {
         structure::BodyDescription body;
         body.name            = name;
-        body.type            = structure::BodyType::mass;
+        body.type            = structure::BodyType("mass");
         body.mass_per_length = 1.0;
         body.initial_velocity = "1";
         c.bodies.push_back(body);
@@ -213,7 +213,7 @@ TEST(IntegratorsTwoDof, ForcedOscillatorConvergesAtSecondOrder)
   structure::CaseDescription c;
   structure::BodyDescription body;
   body.name = "m";
-  body.type = structure::BodyType::mass;
+  body.type = structure::BodyType("mass");
   c.bodies  = {body};
   c.elements.resize(1);
   c.elements[0] = {"k", structure::ElementType::spring, {"m", 0.0}, {}, 1.0};

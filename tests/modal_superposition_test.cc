@@ -34,21 +34,19 @@ namespace
     unsigned int n_modes = 4; // a member named n_modes: the mode convergence study refines it
   };
 
-  // SolverBase keeps the settings, clones and exposes number_of_modes(); the solver adds only
-  // its name, parameters, checks and physics.
+  void bind_settings(io::ParameterSection &section, ModalSuperpositionSettings &settings)
+  {
+    section.add("Number of modes", settings.n_modes, 1, std::numeric_limits<unsigned int>::max(), "Modes superposed.");
+  }
+
+  // SolverBase keeps and binds the settings, clones and exposes number_of_modes(); the solver
+  // adds only its identity, checks and physics.
   class ModalSuperposition : public integrators::SolverBase<ModalSuperposition, ModalSuperpositionSettings>
   {
   public:
-    std::string name() const override { return "modal-superposition"; }
-    std::string description() const override
-    {
-      return "(tests only) contact-free modal superposition, exact for constant and harmonic loads";
-    }
-    std::string parameter_section() const override { return "Modal superposition"; }
-    void        bind_parameters(io::ParameterSection &section) override
-    {
-      section.add("Number of modes", settings_.n_modes, 1, std::numeric_limits<unsigned int>::max(), "Modes superposed.");
-    }
+    static constexpr integrators::SolverIdentity identity{
+      "modal-superposition", "(tests only) contact-free modal superposition, exact for constant and harmonic loads",
+      "Modal superposition"};
 
     void check(const model::StructuralModel &model, const integrators::RunControl &, const std::string &file) const override
     {

@@ -6,6 +6,7 @@
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/modal_convergence.h>
 #include <vibroimpact/studies/case_file.h>
+#include <vibroimpact/studies/indexed_shares.h>
 #include <vibroimpact/studies/parameter_sweep.h>
 #include <vibroimpact/studies/result_serialization.h>
 
@@ -88,7 +89,7 @@ TEST(ParameterSweep, SharesOfTwoAndThreeRanksMergeToTheSerialRun)
   for (const auto &r : serial)
     EXPECT_EQ(r.rank, 0u);
 
-  const auto two = studies::merge_shares({sweep.run_share(0, 2), sweep.run_share(1, 2)});
+  const auto two = studies::merge_indexed_shares(std::vector{sweep.run_share(0, 2), sweep.run_share(1, 2)}, "sweep: value");
   expect_identical(serial, two);
   EXPECT_EQ(two[1].rank, 1u);
   EXPECT_EQ(two[3].rank, 1u);
@@ -99,8 +100,9 @@ TEST(ParameterSweep, SharesOfTwoAndThreeRanksMergeToTheSerialRun)
   const auto transported = [](const std::vector<studies::SweepValueResult> &share) {
     return dealii::Utilities::unpack<std::vector<studies::SweepValueResult>>(dealii::Utilities::pack(share));
   };
-  const auto three = studies::merge_shares(
-    {transported(sweep.run_share(2, 3)), transported(sweep.run_share(0, 3)), transported(sweep.run_share(1, 3))});
+  const auto three = studies::merge_indexed_shares(
+    std::vector{transported(sweep.run_share(2, 3)), transported(sweep.run_share(0, 3)), transported(sweep.run_share(1, 3))},
+    "sweep: value");
   expect_identical(serial, three);
 
   // The written Poincaré tables are the same text.
@@ -114,7 +116,7 @@ TEST(ParameterSweep, SharesOfTwoAndThreeRanksMergeToTheSerialRun)
   std::filesystem::remove_all(dir);
 
   // A share that repeats or misses a value is refused.
-  EXPECT_THROW(studies::merge_shares({sweep.run_share(0, 2), sweep.run_share(0, 2)}), std::invalid_argument);
+  EXPECT_THROW(studies::merge_indexed_shares(std::vector{sweep.run_share(0, 2), sweep.run_share(0, 2)}, "sweep: value"), std::invalid_argument);
 }
 
 

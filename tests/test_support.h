@@ -86,7 +86,7 @@ namespace vibroimpact::test_cases
   {
     structure::BodyDescription body;
     body.name       = name;
-    body.type       = structure::BodyType::beam;
+    body.type       = structure::BodyType("beam");
     body.length     = length;
     body.n_elements = n_elements;
     body.left       = left;
@@ -98,7 +98,7 @@ namespace vibroimpact::test_cases
   {
     structure::BodyDescription body;
     body.name       = name;
-    body.type       = structure::BodyType::rod;
+    body.type       = structure::BodyType("rod");
     body.n_elements = n_elements;
     body.degree     = degree;
     body.left       = structure::EndCondition::clamped; // "fixed"
@@ -110,7 +110,7 @@ namespace vibroimpact::test_cases
   {
     structure::BodyDescription body;
     body.name            = name;
-    body.type            = structure::BodyType::mass;
+    body.type            = structure::BodyType("mass");
     body.mass_per_length = mass;
     return body;
   }

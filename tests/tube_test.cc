@@ -20,7 +20,7 @@ namespace
   structure::BodyDescription tube(const unsigned int n, const EndCondition left, const EndCondition right)
   {
     auto body              = test_cases::beam("tube", n, left, right);
-    body.type              = structure::BodyType::tube;
+    body.type              = structure::BodyType("tube");
     body.tube.outer_radius = 0.01;
     return body;
   }
@@ -114,7 +114,7 @@ TEST(Tube, TorsionAndAxialFrequenciesConvergeToTheirClosedFormsAtRateTwo)
       body.tube.polar_inertia       = rhoJ;
       body.tube.torsion_left        = EndCondition::clamped;
       body.tube.axial               = true;
-      body.tube.axial_stiffness     = EA;
+      body.axial_stiffness          = EA;
       body.tube.axial_left = body.tube.axial_right = EndCondition::clamped;
       const auto m       = build({body});
       const auto torsion = frequencies_of(m, model::DofKind::twist, 2);

@@ -46,20 +46,11 @@ namespace vibroimpact::app
     const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
     const bool         root    = dealii::Utilities::MPI::this_mpi_process(comm) == 0;
 
-    studies::ContinuationSetup setup;
-    std::string                destination;
-    if (const int code = read_on_every_rank(root,
-                                            [&] {
-                                              const auto c = studies::read_case_file(options.case_file, options.overrides);
-                                              setup        = studies::prepare_continuation(c);
-                                              destination  = output_directory(options, c.description);
-                                            });
-        code != io::exit_success)
+    auto [code, setup, destination, out] =
+      prepare_on_every_rank(options, studies::VerbId::continuation, comm,
+                            [](const studies::CaseFile &c) { return studies::prepare_continuation(c); });
+    if (code != io::exit_success)
       return code;
-    bool       no_folder = false;
-    const auto out       = open_root_output(destination, studies::verb_name(studies::VerbId::continuation), comm, no_folder);
-    if (no_folder)
-      return io::exit_bad_input;
 
     auto      &[cc, model, flow] = setup;
     const auto result            = studies::run_continuation(cc, *flow, comm, options.quiet);

@@ -5,7 +5,11 @@
 
 #include <deal.II/base/mpi.h>
 
+#include <vibroimpact/studies/case_file.h>
+#include <vibroimpact/studies/verb_table.h>
+
 #include "rank_zero.h"
+#include "verbs.h"
 
 #include <iostream>
 
@@ -51,5 +55,23 @@ namespace vibroimpact::app
     if (failed && root)
       std::cerr << "vibroimpact: error: " << error << "\n";
     return out;
+  }
+
+  int prepare_on_every_rank(const CommonOptions &options, const studies::VerbId verb, const MPI_Comm comm,
+                            const std::function<void(const studies::CaseFile &)> &prepare, std::string &destination,
+                            std::unique_ptr<io::OutputFolder> &out)
+  {
+    const bool root = dealii::Utilities::MPI::this_mpi_process(comm) == 0;
+    if (const int code = read_on_every_rank(root,
+                                            [&] {
+                                              const auto c = studies::read_case_file(options.case_file, options.overrides);
+                                              prepare(c);
+                                              destination = output_directory(options, c.description);
+                                            });
+        code != io::exit_success)
+      return code;
+    bool failed = false;
+    out         = open_root_output(destination, studies::verb_name(verb), comm, failed);
+    return failed ? io::exit_bad_input : io::exit_success;
   }
 } // namespace vibroimpact::app

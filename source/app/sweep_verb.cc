@@ -32,20 +32,10 @@ namespace vibroimpact::app
     const bool         root    = rank == 0;
     const studies::OneBlasThread one_blas_thread; // the same results on any number of ranks
 
-    studies::SweepSetup setup;
-    std::string         destination;
-    if (const int code = read_on_every_rank(root,
-                                            [&] {
-                                              const auto c = studies::read_case_file(options.case_file, options.overrides);
-                                              setup        = studies::prepare_sweep(c);
-                                              destination  = output_directory(options, c.description);
-                                            });
-        code != io::exit_success)
+    auto [code, setup, destination, out] =
+      prepare_on_every_rank(options, studies::VerbId::sweep, comm, &studies::prepare_sweep);
+    if (code != io::exit_success)
       return code;
-    bool       no_folder = false;
-    const auto out       = open_root_output(destination, studies::verb_name(studies::VerbId::sweep), comm, no_folder);
-    if (no_folder)
-      return io::exit_bad_input;
 
     if (root && !options.quiet)
       std::printf("sweep: %s on %u rank%s\n", setup.what().c_str(), n_ranks, n_ranks == 1 ? "" : "s");

@@ -180,6 +180,28 @@ namespace vibroimpact::integrators
     // The time at the end of step k: not a sum of k rounded steps.
     double time_of(const unsigned long k) const { return k == n_ ? control_.final_time : k * h_; }
 
+    // One velocity-Verlet step to t, the one loop of the fixed-step modal solvers: q from the
+    // start's acceleration (dq_ its increment), the end's acceleration from the load, the modal
+    // damping at the predicted velocity v + h a and the stiffness, to which
+    // `contact_law(a_end, v_predicted)` adds the contacts' part (the penalty forces; the
+    // Udwadia–Kalaba constrained acceleration); then v from the mean acceleration, and the
+    // step's work booked.
+    template <typename ContactLaw>
+    void verlet_step(const double t, ContactLaw &&contact_law)
+    {
+      dq_ = h_ * v_ + 0.5 * h_ * h_ * a_;
+      q_ += dq_;
+      const Eigen::VectorXd v_predicted = v_ + h_ * a_;
+      const Eigen::VectorXd f_end       = P_.load(t);
+      Eigen::VectorXd a_end = f_end - P_.damping().cwiseProduct(v_predicted) - P_.omegas().cwiseAbs2().cwiseProduct(q_);
+      contact_law(a_end, v_predicted);
+      const Eigen::VectorXd v_start = v_;
+      v_ += 0.5 * h_ * (a_ + a_end);
+      recorder_.add_step_work(v_start, f_, v_, f_end);
+      a_ = a_end;
+      f_ = f_end;
+    }
+
     // The step count, the energies and the balance into the summary; the first counter, "modes".
     void finish_summary()
     {
@@ -192,7 +214,7 @@ namespace vibroimpact::integrators
     const unsigned int     nc_;
     const double           h_;
     const unsigned long    n_; // steps to the final time
-    Eigen::VectorXd        q_, v_, f_, a_;
+    Eigen::VectorXd        q_, v_, f_, a_, dq_;
     ModalRecorder          recorder_;
   };
 } // namespace vibroimpact::integrators

@@ -9,16 +9,25 @@
 
 namespace vibroimpact::integrators
 {
+  void bind_modal_basis(io::ParameterSection &section, unsigned int &n_modes, ModeSource &mode_source,
+                        std::vector<double> &damping_ratios, const std::string &n_modes_text, const std::string &prefix)
+  {
+    section.add("Number of modes", n_modes, 0, std::numeric_limits<unsigned int>::max(),
+                prefix + n_modes_text + "; 0: every mode of the model.");
+    section.add("Mode shapes", mode_source,
+                io::Choices<ModeSource>{{"finite element", ModeSource::finite_element}, {"exact", ModeSource::exact}},
+                prefix + "finite element: the eigenmodes of the model's M and K; exact: the closed-form modes where the "
+                         "structure has them (a lone pinned-pinned beam: sqrt(2/(rho A L)) sin(j pi x/L), "
+                         "omega_j = (j pi/L)^2 sqrt(EI/rho A)); the mesh then only projects the initial state, loads "
+                         "and probes.");
+    section.add("Damping ratios", damping_ratios, io::in_range(0, 1),
+                prefix + "zeta_1, zeta_2, ...; the last repeats; empty: undamped (the model's C is not used).");
+  }
+
   void bind_modal_stepping_parameters(io::ParameterSection &section, ModalSteppingSettings &s)
   {
-    section.add("Number of modes", s.n_modes, 0, std::numeric_limits<unsigned int>::max(),
-                "N: unconstrained modes of the structural model kept (Antunes et al. use 48); 0: every mode.");
-    section.add("Mode shapes", s.mode_source,
-                io::Choices<ModeSource>{{"finite element", ModeSource::finite_element}, {"exact", ModeSource::exact}},
-                "finite element: the eigenmodes of the model's M and K; exact: the closed-form modes where the "
-                "structure has them (a lone pinned-pinned beam: sqrt(2/(rho A L)) sin(j pi x/L)).");
-    section.add("Damping ratios", s.damping_ratios, io::in_range(0, 1),
-                "zeta_1, zeta_2, ...; the last repeats; empty: undamped (the model's C is not used).");
+    bind_modal_basis(section, s.n_modes, s.mode_source, s.damping_ratios,
+                     "N: unconstrained modes of the structural model kept (Antunes et al. use 48)");
     io::Bounds step = io::positive();
     section.add("Time step", s.time_step, step,
                 "h of the velocity-Verlet scheme (the paper: 1e-6 s); must divide Simulation/Final time.");

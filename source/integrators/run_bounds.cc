@@ -1,6 +1,7 @@
 // Steps, rows and frames of a run checked against time, memory and disk before it starts.
 #include <vibroimpact/integrators/run_bounds.h>
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/number_text.h>
 #include <vibroimpact/io/resources.h>
 
 #include <cmath>
@@ -10,12 +11,7 @@ namespace vibroimpact::integrators
 {
   namespace
   {
-    std::string number(const double x)
-    {
-      char buffer[32];
-      std::snprintf(buffer, sizeof buffer, "%.3g", x);
-      return buffer;
-    }
+    std::string number(const double x) { return io::number_text(x, 3); }
 
     std::string bytes(const double b)
     {

@@ -22,6 +22,12 @@ namespace vibroimpact::integrators
       return map;
     }
 
+    std::string &default_solver()
+    {
+      static std::string name;
+      return name;
+    }
+
     // Stops a run at the first sample with a non-finite state or energy (whatever the solver):
     // a run never ends "successfully" with NaN in its results.
     class FiniteStateGuard : public ResponseObserver
@@ -112,10 +118,19 @@ namespace vibroimpact::integrators
     return it->second();
   }
 
-  void SolverRegistry::add(const std::string &name, Factory factory)
+  void SolverRegistry::add(const std::string &name, Factory factory, const bool is_default)
   {
     if (!factories().emplace(name, std::move(factory)).second)
       throw std::logic_error("two solvers registered as '" + name + "'");
+    if (is_default)
+      default_solver() = name;
+  }
+
+  std::string SolverRegistry::default_name()
+  {
+    if (default_solver().empty())
+      throw std::logic_error("no solver registered as the default");
+    return default_solver();
   }
 
   void check_load_bandwidth(const model::StructuralModel &model, const double h, const std::string &file,

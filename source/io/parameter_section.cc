@@ -1,5 +1,6 @@
 // One binding per section (see io/parameter_section.h): an entry declared with its member's value
 // as default before parsing, read back and checked after.
+#include <vibroimpact/io/number_text.h>
 #include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/io/parameter_section.h>
 
@@ -13,12 +14,7 @@ namespace vibroimpact::io
 {
   namespace
   {
-    std::string format(const double v)
-    {
-      char buffer[32];
-      std::snprintf(buffer, sizeof buffer, "%.15g", v);
-      return buffer;
-    }
+    std::string format(const double v) { return number_text(v, 15); }
 
     // Reads a number the way deal.II's Double pattern accepts it; nullopt-like flag on failure.
     bool parse_number(const std::string &text, double &value)

@@ -4,33 +4,29 @@
 
 namespace vibroimpact::model
 {
-  std::mutex &fftw_planner_mutex()
+  namespace
   {
-    static std::mutex m;
-    return m;
-  }
+    enum class Library
+    {
+      fftw_planner,
+      arpack,
+      siconos,
+      loca,
+      blas_threads
+    };
 
-  std::mutex &arpack_mutex()
-  {
-    static std::mutex m;
-    return m;
-  }
+    // One lock per library, made at its first use.
+    template <Library library, typename Mutex = std::mutex>
+    Mutex &lock_of()
+    {
+      static Mutex m;
+      return m;
+    }
+  } // namespace
 
-  std::mutex &siconos_mutex()
-  {
-    static std::mutex m;
-    return m;
-  }
-
-  std::mutex &loca_mutex()
-  {
-    static std::mutex m;
-    return m;
-  }
-
-  std::shared_mutex &blas_threads_mutex()
-  {
-    static std::shared_mutex m;
-    return m;
-  }
+  std::mutex        &fftw_planner_mutex() { return lock_of<Library::fftw_planner>(); }
+  std::mutex        &arpack_mutex() { return lock_of<Library::arpack>(); }
+  std::mutex        &siconos_mutex() { return lock_of<Library::siconos>(); }
+  std::mutex        &loca_mutex() { return lock_of<Library::loca>(); }
+  std::shared_mutex &blas_threads_mutex() { return lock_of<Library::blas_threads, std::shared_mutex>(); }
 } // namespace vibroimpact::model

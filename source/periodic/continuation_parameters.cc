@@ -1,6 +1,7 @@
 // Binds the "Continuation" subsection (continuation_parameters.h) in named groups, in the order
 // the entries are declared, and checks a case against the model it will run on.
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/integrators/modal_time_stepping.h>
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/model/structural_model.h>
@@ -99,12 +100,8 @@ namespace vibroimpact::periodic
     void bind_map_settings(io::ParameterSection &s, ContinuationCase &c)
     {
       constexpr unsigned int unbounded = std::numeric_limits<unsigned int>::max();
-      const io::Choices<integrators::ModeSource> sources{{"finite element", integrators::ModeSource::finite_element},
-                                                         {"exact", integrators::ModeSource::exact}};
-      s.add("Number of modes", c.event_driven.n_modes, 0, unbounded, "Event-driven map: modes kept; 0: all.");
-      s.add("Mode shapes", c.event_driven.mode_source, sources, "Event-driven map: where the modes come from.");
-      s.add("Damping ratios", c.event_driven.damping_ratios, io::in_range(0, 1),
-            "Event-driven map: modal damping ratios zeta_1, zeta_2, ... (the last repeats); empty: undamped.");
+      integrators::bind_modal_basis(s, c.event_driven.n_modes, c.event_driven.mode_source,
+                                    c.event_driven.damping_ratios, "N: modes kept", "Event-driven map: ");
       s.add("Chatter threshold", c.event_driven.chatter_threshold, io::non_negative(),
             "Event-driven map: a contact whose rebound speed e|U-| is below this sticks.");
       s.add("Chatter time", c.event_driven.chatter_time, io::non_negative(),

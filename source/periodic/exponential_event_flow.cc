@@ -95,19 +95,12 @@ namespace vibroimpact::periodic
       std::vector<Vector> taylor;
     };
 
-    class ExponentialEventFlow
+    class ExponentialEventFlow : FlowPass
     {
     public:
       ExponentialEventFlow(const Implementation &flow, const Vector &x0, const double alpha, const bool with_jacobian,
                            Implementation::Recorder *recorder)
-        : flow(flow)
-        , m(flow.m)
-        , nz(flow.nz)
-        , alpha(alpha)
-        , with_jacobian(with_jacobian)
-        , recorder(recorder)
-        , z(flow.initial_z(x0))
-        , closed(flow.B.rows(), false)
+        : FlowPass(flow, x0, alpha, with_jacobian, recorder)
         , J(Matrix::Identity(nz, nz))
         , j_alpha(Vector::Zero(nz))
         , free(flow, alpha)
@@ -475,31 +468,14 @@ namespace vibroimpact::periodic
       {
         if (with_jacobian)
           flush_steps(mode_of(closed)), flush_stretch();
-        if (recorder)
-          while (recorder->next < recorder->times.size())
-            recorder->states.push_back(z), ++recorder->next;
-
-        result.x = z.head(2 * m);
         if (result.min_impact_velocity == infinity)
           result.min_impact_velocity = 0.0;
-        result.evaluations = 1;
-        if (with_jacobian)
-          {
-            result.jacobian    = J.topLeftCorner(2 * m, 2 * m);
-            result.d_unfolding = j_alpha.head(2 * m);
-            result.d_period    = (mode_of(closed).A * z).head(2 * m);
-          }
-        return std::move(result); // the pass ends here
+        // The pass ends here: its result is moved out.
+        if (!with_jacobian)
+          return finish_pass(nullptr, Vector(), Matrix());
+        return finish_pass(&J, j_alpha, mode_of(closed).A);
       }
 
-      const Implementation     &flow;
-      const Eigen::Index        m, nz;
-      const double              alpha;
-      const bool                with_jacobian;
-      Implementation::Recorder *recorder;
-      FlowResult                result;
-      Vector                    z;
-      ClosedSet                 closed;
       Matrix                    J;
       Vector                    j_alpha;
       std::map<ClosedSet, Mode> modes;

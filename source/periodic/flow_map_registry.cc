@@ -62,6 +62,14 @@ namespace vibroimpact::periodic
     return it->second.properties;
   }
 
+  std::string FlowMapRegistry::default_name()
+  {
+    for (const auto &[name, entry] : entries())
+      if (entry.properties.is_default)
+        return name;
+    throw std::logic_error("no flow map registered as the default");
+  }
+
   void FlowMapRegistry::add(const std::string &name, const std::string &description, Factory factory,
                             const FlowMapProperties properties)
   {

@@ -420,6 +420,7 @@ namespace vibroimpact::periodic
       [] {
         FlowMapProperties p;
         p.massless_contact_nodes = true;
+        p.is_default             = true; // of Continuation/Flow map
         return p;
       }()};
   } // namespace

@@ -136,4 +136,52 @@ namespace vibroimpact::periodic
     FlowResult run_oscillators(const Vector &x0, double period, double alpha, bool with_jacobian,
                                Recorder *recorder) const;
   };
+
+  // What one pass of the map shares, whichever way it flows (by exponentials, or by the
+  // oscillators of massless contact nodes): the flow and its sizes, the unfolding α, whether the
+  // Jacobian is wanted, the recorder of samples, the extended state z and its closed set, and
+  // the result so far.
+  struct FlowPass
+  {
+    FlowPass(const LinearImpactFlow::Implementation &flow, const Vector &x0, const double alpha,
+             const bool with_jacobian, LinearImpactFlow::Implementation::Recorder *recorder)
+      : flow(flow)
+      , m(flow.m)
+      , nz(flow.nz)
+      , alpha(alpha)
+      , with_jacobian(with_jacobian)
+      , recorder(recorder)
+      , z(flow.initial_z(x0))
+      , closed(flow.B.rows(), false)
+    {}
+
+    // The end of the pass: the recorder's samples still due take z; the result its value (the
+    // first 2m entries of z) and one evaluation, and with the Jacobian (`tangent`: ∂z/∂z0,
+    // `d_alpha`: ∂z/∂α, `A`: the closed set's mode at the end) its blocks and the period
+    // derivative A z. The result is moved out: the pass ends here.
+    FlowResult finish_pass(const Matrix *tangent, const Vector &d_alpha, const Matrix &A)
+    {
+      if (recorder)
+        while (recorder->next < recorder->times.size())
+          recorder->states.push_back(z), ++recorder->next;
+      result.x           = z.head(2 * m);
+      result.evaluations = 1;
+      if (tangent)
+        {
+          result.jacobian    = tangent->topLeftCorner(2 * m, 2 * m);
+          result.d_unfolding = d_alpha.head(2 * m);
+          result.d_period    = (A * z).head(2 * m);
+        }
+      return std::move(result);
+    }
+
+    const LinearImpactFlow::Implementation     &flow;
+    const Eigen::Index                          m, nz;
+    const double                                alpha;
+    const bool                                  with_jacobian;
+    LinearImpactFlow::Implementation::Recorder *recorder;
+    FlowResult                                  result;
+    Vector                                      z;
+    ClosedSet                                   closed;
+  };
 } // namespace vibroimpact::periodic

@@ -91,19 +91,12 @@ namespace vibroimpact::periodic
       Vector p, r;
     };
 
-    class OscillatorFlow
+    class OscillatorFlow : FlowPass
     {
     public:
       OscillatorFlow(const Implementation &flow, const Vector &x0, const double alpha, const bool with_jacobian,
                      Implementation::Recorder *recorder)
-        : flow(flow)
-        , m(flow.m)
-        , nz(flow.nz)
-        , alpha(alpha)
-        , with_jacobian(with_jacobian)
-        , recorder(recorder)
-        , z(flow.initial_z(x0))
-        , closed(flow.B.rows(), false)
+        : FlowPass(flow, x0, alpha, with_jacobian, recorder)
         , tangent(Matrix::Zero(nz, with_jacobian ? nz + 1 : 0))
         , delta(flow.scan_step())
       {
@@ -253,28 +246,13 @@ namespace vibroimpact::periodic
 
       FlowResult finish()
       {
-        if (recorder)
-          while (recorder->next < recorder->times.size())
-            recorder->states.push_back(z), ++recorder->next;
-        result.x           = z.head(2 * m);
-        result.evaluations = 1;
-        if (with_jacobian)
-          {
-            result.jacobian    = tangent.topLeftCorner(2 * m, 2 * m);
-            result.d_unfolding = tangent.col(nz).head(2 * m);
-            result.d_period    = (flow.make_mode(closed, alpha).A * z).head(2 * m);
-          }
-        return std::move(result); // the pass ends here
+        // The pass ends here: its result is moved out.
+        if (!with_jacobian)
+          return finish_pass(nullptr, Vector(), Matrix());
+        return finish_pass(&tangent, tangent.col(nz),
+                                           flow.make_mode(closed, alpha).A);
       }
 
-      const Implementation     &flow;
-      const Eigen::Index        m, nz;
-      const double              alpha;
-      const bool                with_jacobian;
-      Implementation::Recorder *recorder;
-      FlowResult                result;
-      Vector                    z;
-      ClosedSet                 closed;
       Matrix                    tangent;
       const double              delta;
       double                    t        = 0.0;

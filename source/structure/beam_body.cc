@@ -10,54 +10,17 @@ namespace vibroimpact::structure
 {
   namespace
   {
-    class BeamBody : public Body
+    class BeamBody : public OneFieldBody<HermiteField>
     {
     public:
-      BeamBody(const BodyDescription &description, const std::string &case_file, const std::string &mesh_directory)
-        : Body(description)
-        , deflection_(description, description.left, description.right, case_file, mesh_directory)
-      {}
-
-      unsigned int                n_dofs() const override { return deflection_.n_dofs(); }
-      unsigned int                n_elements() const override { return deflection_.n_elements(); }
-      std::vector<model::DofKind> dof_kinds() const override { return deflection_.dof_kinds(); }
-
-      void assemble(Triplets &mass, Triplets &stiffness) const override
-      {
-        deflection_.assemble(description().stiffness, description().mass_per_length,
-                             description().lumped_fraction == 1.0, 0, mass, stiffness);
-      }
+      using OneFieldBody::OneFieldBody;
 
       std::optional<double> strain_energy(const model::Vector &u) const override
       {
-        return deflection_.strain_energy(description().stiffness, u.data());
-      }
-
-      Row displacement_row(const double x) const override { return deflection_.row(x, 0); }
-
-      model::Vector distributed_load(const ScalarFunction &q) const override
-      {
-        model::Vector f = model::Vector::Zero(n_dofs());
-        deflection_.add_load(q, 0, f);
-        return f;
-      }
-
-      model::Vector interpolate(const ScalarFunction &u, const ScalarFunction &du) const override
-      {
-        model::Vector values = model::Vector::Zero(n_dofs());
-        deflection_.interpolate(u, du, 0, values);
-        return values;
-      }
-
-      std::vector<double> sample_coordinates(const unsigned int samples_per_element) const override
-      {
-        return uniform_samples(deflection_.table(), samples_per_element);
+        return field_.strain_energy(description().stiffness, u.data());
       }
 
       std::array<double, 3> motion_direction() const override { return description().deflection; }
-
-    private:
-      HermiteField deflection_;
     };
   } // namespace
 
@@ -77,9 +40,7 @@ namespace vibroimpact::structure
   {
     const BodyKindRegistration registration{
       {"beam", "beam: Euler–Bernoulli, C1 Hermite elements (transverse deflection and slope)", 0,
-       [](const BodyDescription &description, const std::string &case_file, const std::string &mesh_directory) {
-         return std::make_unique<BeamBody>(description, case_file, mesh_directory);
-       },
+       factory_of<BeamBody>(),
        BodyKindTraits(model::ContinuumBody::Type::beam, {BodyKindTraits::Trait::bending})}};
   } // namespace
 } // namespace vibroimpact::structure

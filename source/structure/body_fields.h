@@ -15,23 +15,45 @@
 
 namespace vibroimpact::structure
 {
+  // What every field shares: its mesh and DoF numbering, the DoFs its end conditions hold
+  // (`constrained`) eliminated; the row of the field at x from its shape functions.
+  class MeshField
+  {
+  public:
+    unsigned int        n_dofs() const { return n_free_; }
+    unsigned int        n_elements() const { return static_cast<unsigned int>(table_.elements.size()); }
+    const ElementTable &table() const { return table_; }
+
+  protected:
+    explicit MeshField(ElementTable table)
+      : table_(std::move(table))
+    {}
+    void hold(const std::vector<unsigned int> &constrained)
+    {
+      free_   = free_numbering(table_.n_dofs, constrained);
+      n_free_ = table_.n_dofs - static_cast<unsigned int>(constrained.size());
+    }
+
+    ElementTable     table_;
+    std::vector<int> free_;
+    unsigned int     n_free_ = 0;
+  };
+
   // Transverse deflection w(x) with its slope w'(x) at every vertex (doc/theory.md,
   // "Euler–Bernoulli beam"): pinned w = 0, sliding w' = 0, clamped both.
-  class HermiteField
+  class HermiteField : public MeshField
   {
   public:
     HermiteField(const BodyDescription &body, EndCondition left, EndCondition right, const std::string &case_file,
                  const std::string &mesh_directory);
 
-    unsigned int        n_dofs() const { return n_free_; }
-    unsigned int        n_elements() const { return static_cast<unsigned int>(table_.elements.size()); }
-    const ElementTable &table() const { return table_; }
-
     // transverse for the values, slope for the slopes, in the field's free numbering.
     std::vector<model::DofKind> dof_kinds() const;
 
-    // Element matrices of ∫ EI w''² and ∫ ρA w², consistent or HRZ-lumped, at `offset`.
-    void assemble(double EI, double rhoA, bool lumped, unsigned int offset, Triplets &mass, Triplets &stiffness) const;
+    // Element matrices of ∫ EI w''² and ∫ ρA w², consistent (lumped_fraction 0) or HRZ-lumped
+    // (1; a blend is refused for bending bodies by the case binder), at `offset`.
+    void assemble(double EI, double rhoA, double lumped_fraction, unsigned int offset, Triplets &mass,
+                  Triplets &stiffness) const;
 
     // ½ ∫ EI w''² from the curvature at the Gauss points; u points at the field's first DoF.
     double strain_energy(double EI, const double *u) const;
@@ -45,24 +67,15 @@ namespace vibroimpact::structure
     // The DoF values that interpolate w and w'.
     void interpolate(const ScalarFunction &w, const ScalarFunction &dw, unsigned int offset,
                      model::Vector &values) const;
-
-  private:
-    ElementTable     table_;
-    std::vector<int> free_;
-    unsigned int     n_free_ = 0;
   };
 
   // A scalar field u(x) with deal.II's FE_Q of the body's Element degree; clamped (fixed) ends
   // hold u = 0, every other end condition leaves it free.
-  class LagrangeField
+  class LagrangeField : public MeshField
   {
   public:
     LagrangeField(const BodyDescription &body, EndCondition left, EndCondition right, const std::string &case_file,
                   const std::string &mesh_directory);
-
-    unsigned int        n_dofs() const { return n_free_; }
-    unsigned int        n_elements() const { return static_cast<unsigned int>(table_.elements.size()); }
-    const ElementTable &table() const { return table_; }
 
     // Element matrices of ∫ stiffness u'² and ∫ inertia u² (EA, ρA for axial motion; GJ, ρJ for
     // twist), the mass blended with its row sums by lumped_fraction, at `offset`.
@@ -72,15 +85,63 @@ namespace vibroimpact::structure
     // ½ ∫ stiffness u'² at the Gauss points (a sum of squares); u points at the first DoF.
     double strain_energy(double stiffness, const double *u) const;
 
+    // axial for every DoF (a rod's displacement; a tube's twist is labelled by the tube).
+    std::vector<model::DofKind> dof_kinds() const { return std::vector<model::DofKind>(n_dofs(), model::DofKind::axial); }
+
     Row  row(double x, unsigned int offset) const;
     void add_load(const ScalarFunction &q, unsigned int offset, model::Vector &f) const;
-    void interpolate(const ScalarFunction &u, unsigned int offset, model::Vector &values) const;
+    // The DoF values that interpolate u (a C0 field takes no derivative: du is not read).
+    void interpolate(const ScalarFunction &u, const ScalarFunction &du, unsigned int offset,
+                     model::Vector &values) const;
 
   private:
     struct Shapes; // FE_Q and its quadratures, in the .cc
     std::shared_ptr<const Shapes> shapes_;
-    ElementTable                  table_;
-    std::vector<int>              free_;
-    unsigned int                  n_free_ = 0;
+  };
+
+  // A body made of one field on its whole mesh at offset 0 (a beam's deflection, a rod's axial
+  // displacement), with the body's stiffness, mass per unit length and mass matrix: the Body
+  // answers that are the field's; the kind adds its direction (and a beam its strain energy).
+  template <typename Field>
+  class OneFieldBody : public Body
+  {
+  public:
+    OneFieldBody(const BodyDescription &d, const std::string &case_file, const std::string &mesh_directory)
+      : Body(d)
+      , field_(d, d.left, d.right, case_file, mesh_directory)
+    {}
+
+    unsigned int                n_dofs() const override { return field_.n_dofs(); }
+    unsigned int                n_elements() const override { return field_.n_elements(); }
+    std::vector<model::DofKind> dof_kinds() const override { return field_.dof_kinds(); }
+    Row                         displacement_row(const double x) const override { return field_.row(x, 0); }
+
+    void assemble(Triplets &mass, Triplets &stiffness) const override
+    {
+      const auto &d = description();
+      field_.assemble(d.stiffness, d.mass_per_length, d.lumped_fraction, 0, mass, stiffness);
+    }
+
+    model::Vector distributed_load(const ScalarFunction &q) const override
+    {
+      model::Vector f = model::Vector::Zero(n_dofs());
+      field_.add_load(q, 0, f);
+      return f;
+    }
+
+    model::Vector interpolate(const ScalarFunction &u, const ScalarFunction &du) const override
+    {
+      model::Vector values = model::Vector::Zero(n_dofs());
+      field_.interpolate(u, du, 0, values);
+      return values;
+    }
+
+    std::vector<double> sample_coordinates(const unsigned int samples_per_element) const override
+    {
+      return uniform_samples(field_.table(), samples_per_element);
+    }
+
+  protected:
+    Field field_;
   };
 } // namespace vibroimpact::structure

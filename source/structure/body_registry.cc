@@ -47,6 +47,22 @@ namespace vibroimpact::structure
 
   const BodyKindTraits &Body::kind_traits() const { return BodyKindRegistry::find(description_.type).traits; }
 
+  std::vector<Body::InitialExpressions> Body::initial_expressions() const
+  {
+    return {{BodyField::primary, description_.initial_displacement, description_.initial_velocity,
+             "Initial displacement", "Initial velocity"}};
+  }
+
+  std::vector<std::pair<std::string, double>> Body::material_data() const
+  {
+    const auto &kind = kind_traits();
+    if (kind.point)
+      return {{"Mass", description_.mass_per_length}};
+    return {{"Length", description_.length},
+            {kind.bending ? "Bending stiffness" : "Axial stiffness", description_.stiffness},
+            {"Mass per unit length", description_.mass_per_length}};
+  }
+
   void BodyKindRegistry::add(BodyKind kind)
   {
     const std::string name = kind.name;

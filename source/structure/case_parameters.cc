@@ -149,43 +149,6 @@ namespace vibroimpact::structure
       body.lumped_fraction = kind == MassMatrix::consistent ? 0.0 : kind == MassMatrix::lumped ? 1.0 : fraction;
     }
 
-    // What only a tube reads: its radius, its axial and torsion fields (asked by Axial field and
-    // Torsion field) with their data and ends, and its initial state along e2.
-    void bind_tube(ParameterSection &s, BodyDescription &body, const double axial_stiffness)
-    {
-      TubeDescription &tube = body.tube;
-      s.add("Outer radius", tube.outer_radius, io::non_negative(),
-            "R of a tube (length): where its surface touches a support; with a torsion field the contact point slides "
-            "with the centreline's velocity plus R times the rate of twist.");
-      s.add("Axial field", tube.axial, "Tube: add the axial displacement, FE_Q of Element degree with EA = Axial "
-                                       "stiffness and the tube's Mass per unit length (friction along the axis).");
-      s.add("Torsion field", tube.torsion, "Tube: add the twist angle, FE_Q of Element degree with Torsional stiffness "
-                                           "GJ and Polar inertia per unit length rho J.");
-      s.add("Torsional stiffness", tube.torsional_stiffness, io::positive(), "GJ (tube with a torsion field).");
-      s.add("Polar inertia per unit length", tube.polar_inertia, io::positive(),
-            "rho J, the mass moment of inertia about the axis per unit length (tube with a torsion field; a thin "
-            "tube: rho A R_m^2).");
-      const std::string fixed = " (tube): free|fixed.";
-      bind_end_among(s, "Axial left end", tube.axial_left, rod_ends, "tube's axial field", "Axial field at x = 0" + fixed);
-      bind_end_among(s, "Axial right end", tube.axial_right, rod_ends, "tube's axial field", "Axial field at x = L" + fixed);
-      bind_end_among(s, "Torsion left end", tube.torsion_left, rod_ends, "tube's torsion field",
-                     "Torsion field at x = 0" + fixed);
-      bind_end_among(s, "Torsion right end", tube.torsion_right, rod_ends, "tube's torsion field",
-                     "Torsion field at x = L" + fixed);
-      s.add("Initial displacement e2", tube.initial_displacement_e2,
-            "A tube's deflection along e2 = Axis x Deflection direction at t = 0, an expression of x.");
-      s.add("Initial velocity e2", tube.initial_velocity_e2, "A tube's velocity along e2 at t = 0, an expression of x.");
-      tube.axial_stiffness = axial_stiffness;
-      if (!s.reading() || !kind_traits(body.type).in_space)
-        return;
-      if (!(tube.outer_radius > 0))
-        s.fail("Outer radius", "a tube needs its outer radius (positive), got 0");
-      const auto  &a = body.axis, &d = body.deflection;
-      const double cross[3] = {a[1] * d[2] - a[2] * d[1], a[2] * d[0] - a[0] * d[2], a[0] * d[1] - a[1] * d[0]};
-      if (std::hypot(cross[0], cross[1], cross[2]) <= 1e-12 * std::hypot(a[0], a[1], a[2]) * std::hypot(d[0], d[1], d[2]))
-        s.fail("Deflection direction", "is parallel to the Axis: a tube's e1 must have a part normal to its axis");
-    }
-
     void bind_body(ParameterSection &s, BodyDescription &body, const std::string &name)
     {
       body.name = name;
@@ -221,7 +184,10 @@ namespace vibroimpact::structure
       s.add("Initial displacement", body.initial_displacement,
             "u0(x), a muparser expression of x (Initial state/Type = expressions); a tube's along e1.");
       s.add("Initial velocity", body.initial_velocity, "v0(x), a muparser expression of x; a tube's along e1.");
-      bind_tube(s, body, axial);
+      body.axial_stiffness = axial;
+      for (const BodyKind *other : BodyKindRegistry::kinds())
+        if (other->bind_entries)
+          other->bind_entries(s, body);
       const auto &kind = kind_traits(body.type);
       if (kind.point)
         {
@@ -497,14 +463,11 @@ namespace vibroimpact::structure
       SupportDescription  support;
       std::vector<double> positions;
       bind_positions(s, description, support.point, positions, "the supported points");
-      // Documentation (not reading): any body that holds supports.
-      const BodyKindTraits held(model::ContinuumBody::Type::tube,
-                                {BodyKindTraits::Trait::bending, BodyKindTraits::Trait::in_space});
-      const auto &kind = s.reading() ? kind_traits(description.find_body(support.point.body)->type) : held;
-      if (!kind.bending)
+      if (s.reading() && !kind_traits(description.find_body(support.point.body)->type).bending)
         s.fail("Body", "body '" + support.point.body + "' is not a beam or a tube: a clearance support holds one");
       bind_support_stops(s, support);
-      if (s.reading() && support.shape != SupportShape::stops && !kind.in_space)
+      if (s.reading() && support.shape != SupportShape::stops &&
+          !kind_traits(description.find_body(support.point.body)->type).in_space)
         s.fail("Shape", "body '" + support.point.body + "' is a planar beam: a support in space (annular, flat bar, "
                                                          "polygonal) holds a tube (Type = tube); a planar beam takes "
                                                          "Shape = stops");
@@ -580,6 +543,12 @@ namespace vibroimpact::structure
         file.section(family + " " + names[i], [&](ParameterSection &s) { bind(s, items[i], names[i]); });
     }
   } // namespace
+
+  void bind_end_condition(io::ParameterSection &s, const std::string &entry, EndCondition &end, const bool bending,
+                          const std::string &what, const std::string &doc)
+  {
+    bind_end_among(s, entry, end, bending ? beam_ends : rod_ends, what, doc);
+  }
 
   void bind_case_parameters(io::ParameterFile &file, CaseDescription &description)
   {

@@ -4,7 +4,9 @@
 
 #include <vibroimpact/structure/case_description.h>
 
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vibroimpact::structure
@@ -41,6 +43,27 @@ namespace vibroimpact::structure
 
   // Index of the element that contains x (the left one at a shared node); -1 if outside.
   int find_element(const ElementTable &table, double x);
+
+  // The row that evaluates a field at x: the element holding x (std::out_of_range "outside the
+  // <what>" if none), `shape_values(ξ, h)` its shape functions at ξ = (x − x_left)/h in the
+  // element's DoF order, on the free DoFs (`free`: free_numbering) shifted by `offset`.
+  template <typename ShapeValues>
+  std::vector<std::pair<unsigned int, double>> element_row(const ElementTable &table, const std::vector<int> &free,
+                                                           const double x, const unsigned int offset,
+                                                           const std::string &what, ShapeValues &&shape_values)
+  {
+    const int e = find_element(table, x);
+    if (e < 0)
+      throw std::out_of_range("outside the " + what);
+    const auto  &element = table.elements[e];
+    const double h       = element.x_right - element.x_left;
+    const auto   N       = shape_values((x - element.x_left) / h, h);
+    std::vector<std::pair<unsigned int, double>> row;
+    for (unsigned int i = 0; i < element.dofs.size(); ++i)
+      if (free[element.dofs[i]] >= 0 && N[i] != 0.0)
+        row.emplace_back(free[element.dofs[i]] + offset, N[i]);
+    return row;
+  }
 
   // Every node and samples_per_element - 1 evenly spaced points inside each element, ascending.
   std::vector<double> uniform_samples(const ElementTable &table, unsigned int samples_per_element);

@@ -34,13 +34,12 @@ namespace vibroimpact::structure
 
   HermiteField::HermiteField(const BodyDescription &body, const EndCondition left, const EndCondition right,
                              const std::string &case_file, const std::string &mesh_directory)
-    : table_(make_element_table(body, ElementFamily::hermite_c1, case_file, mesh_directory))
+    : MeshField(make_element_table(body, ElementFamily::hermite_c1, case_file, mesh_directory))
   {
     std::vector<unsigned int> constrained;
     add_end_constraints(left, table_.left_end_dofs, constrained);
     add_end_constraints(right, table_.right_end_dofs, constrained);
-    free_   = free_numbering(table_.n_dofs, constrained);
-    n_free_ = table_.n_dofs - static_cast<unsigned int>(constrained.size());
+    hold(constrained);
   }
 
   std::vector<model::DofKind> HermiteField::dof_kinds() const
@@ -53,7 +52,7 @@ namespace vibroimpact::structure
     return kinds;
   }
 
-  void HermiteField::assemble(const double EI, const double rhoA, const bool lumped, const unsigned int offset,
+  void HermiteField::assemble(const double EI, const double rhoA, const double lumped_fraction, const unsigned int offset,
                               Triplets &mass, Triplets &stiffness) const
   {
     for (const auto &element : table_.elements)
@@ -72,7 +71,7 @@ namespace vibroimpact::structure
                   m[i][j] += rhoA * N[i] * N[j] * w;
                 }
           }
-        if (lumped) // blends are refused for beams and tubes (case_parameters.cc)
+        if (lumped_fraction == 1.0) // blends are refused for beams and tubes (case_parameters.cc)
           {
             // HRZ: the consistent diagonal scaled so that the translations carry rho A h,
             // which gives rho A h / 2 and rho A h^3 / 78.
@@ -117,17 +116,9 @@ namespace vibroimpact::structure
 
   Row HermiteField::row(const double x, const unsigned int offset) const
   {
-    const int e = find_element(table_, x);
-    if (e < 0)
-      throw std::out_of_range("outside the beam");
-    const auto  &element = table_.elements[e];
-    const double h       = element.x_right - element.x_left;
-    const auto   N       = HermiteCubic::values((x - element.x_left) / h, h);
-    Row          row;
-    for (unsigned int i = 0; i < 4; ++i)
-      if (free_[element.dofs[i]] >= 0 && N[i] != 0.0)
-        row.emplace_back(free_[element.dofs[i]] + offset, N[i]);
-    return row;
+    return element_row(table_, free_, x, offset, "beam", [](const double xi, const double h) {
+      return HermiteCubic::values(xi, h);
+    });
   }
 
   void HermiteField::add_load(const ScalarFunction &q, const unsigned int offset, model::Vector &f) const

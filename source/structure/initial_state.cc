@@ -29,21 +29,14 @@ namespace vibroimpact::structure
       {
         const Body       &body    = *assembly.bodies()[b];
         const std::string section = "Body " + body.name() + "/";
-        const auto u = parse_expression(body.description().initial_displacement, file, section + "Initial displacement");
-        const auto v = parse_expression(body.description().initial_velocity, file, section + "Initial velocity");
-        if (description.initial_state.type == InitialStateType::expressions)
-          m.initial_displacement += assembly.place(b, body.interpolate(u.value, u.derivative));
-        m.initial_velocity += assembly.place(b, body.interpolate(v.value, v.derivative));
-        if (!body.has_field(BodyField::second_deflection))
-          continue;
-        // A tube's deflection along e2.
-        const auto &tube = body.description().tube;
-        const auto  u2   = parse_expression(tube.initial_displacement_e2, file, section + "Initial displacement e2");
-        const auto  v2   = parse_expression(tube.initial_velocity_e2, file, section + "Initial velocity e2");
-        if (description.initial_state.type == InitialStateType::expressions)
-          m.initial_displacement +=
-            assembly.place(b, body.interpolate_field(BodyField::second_deflection, u2.value, u2.derivative));
-        m.initial_velocity += assembly.place(b, body.interpolate_field(BodyField::second_deflection, v2.value, v2.derivative));
+        for (const auto &field : body.initial_expressions())
+          {
+            const auto u = parse_expression(field.displacement, file, section + field.displacement_entry);
+            const auto v = parse_expression(field.velocity, file, section + field.velocity_entry);
+            if (description.initial_state.type == InitialStateType::expressions)
+              m.initial_displacement += assembly.place(b, body.interpolate_field(field.field, u.value, u.derivative));
+            m.initial_velocity += assembly.place(b, body.interpolate_field(field.field, v.value, v.derivative));
+          }
       }
 
     const auto &initial = description.initial_state;

@@ -40,16 +40,15 @@ namespace vibroimpact::structure
 
   LagrangeField::LagrangeField(const BodyDescription &body, const EndCondition left, const EndCondition right,
                                const std::string &case_file, const std::string &mesh_directory)
-    : shapes_(std::make_shared<const Shapes>(body.degree))
-    , table_(make_element_table(body, ElementFamily::lagrange, case_file, mesh_directory))
+    : MeshField(make_element_table(body, ElementFamily::lagrange, case_file, mesh_directory))
+    , shapes_(std::make_shared<const Shapes>(body.degree))
   {
     std::vector<unsigned int> constrained;
     if (left == EndCondition::clamped)
       constrained.push_back(table_.left_end_dofs[0]);
     if (right == EndCondition::clamped)
       constrained.push_back(table_.right_end_dofs[0]);
-    free_   = free_numbering(table_.n_dofs, constrained);
-    n_free_ = table_.n_dofs - static_cast<unsigned int>(constrained.size());
+    hold(constrained);
   }
 
   void LagrangeField::assemble(const double stiffness, const double inertia, const double lumped_fraction,
@@ -112,20 +111,13 @@ namespace vibroimpact::structure
 
   Row LagrangeField::row(const double x, const unsigned int offset) const
   {
-    const int e = find_element(table_, x);
-    if (e < 0)
-      throw std::out_of_range("outside the rod");
-    const auto            &element = table_.elements[e];
-    const double           h       = element.x_right - element.x_left;
-    const dealii::Point<1> p((x - element.x_left) / h);
-    Row                    row;
-    for (unsigned int i = 0; i < shapes_->fe.n_dofs_per_cell(); ++i)
-      {
-        const double value = shapes_->fe.shape_value(i, p);
-        if (free_[element.dofs[i]] >= 0 && value != 0.0)
-          row.emplace_back(free_[element.dofs[i]] + offset, value);
-      }
-    return row;
+    const auto &fe = shapes_->fe;
+    return element_row(table_, free_, x, offset, "rod", [&fe](const double xi, double) {
+      std::vector<double> values(fe.n_dofs_per_cell());
+      for (unsigned int i = 0; i < values.size(); ++i)
+        values[i] = fe.shape_value(i, dealii::Point<1>(xi));
+      return values;
+    });
   }
 
   void LagrangeField::add_load(const ScalarFunction &q, const unsigned int offset, model::Vector &f) const
@@ -146,7 +138,8 @@ namespace vibroimpact::structure
       }
   }
 
-  void LagrangeField::interpolate(const ScalarFunction &u, const unsigned int offset, model::Vector &values) const
+  void LagrangeField::interpolate(const ScalarFunction &u, const ScalarFunction &, const unsigned int offset,
+                                  model::Vector &values) const
   {
     const auto &support = shapes_->fe.get_unit_support_points();
     for (const auto &element : table_.elements)

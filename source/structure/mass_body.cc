@@ -37,10 +37,7 @@ namespace vibroimpact::structure
 
       std::array<double, 3> motion_direction() const override { return description().deflection; }
     };
-  } // namespace
 
-  namespace
-  {
     const BodyKindRegistration registration{
       {"mass", "mass: a rigid point mass (one DoF)", 2,
        [](const BodyDescription &description, const std::string &, const std::string &) {

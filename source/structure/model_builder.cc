@@ -41,19 +41,7 @@ namespace vibroimpact::structure
     {
       if (finite(mass) && finite(stiffness))
         return;
-      const auto &d = body.description();
-      std::vector<std::pair<std::string, double>> data;
-      const auto &kind = body.kind_traits();
-      if (kind.point)
-        data = {{"Mass", d.mass_per_length}};
-      else
-        data = {{"Length", d.length},
-                {kind.bending ? "Bending stiffness" : "Axial stiffness", d.stiffness},
-                {"Mass per unit length", d.mass_per_length}};
-      if (kind.in_space)
-        data.insert(data.end(), {{"Axial stiffness", d.tube.axial ? d.tube.axial_stiffness : 1.0},
-                                 {"Torsional stiffness", d.tube.torsion ? d.tube.torsional_stiffness : 1.0},
-                                 {"Polar inertia per unit length", d.tube.torsion ? d.tube.polar_inertia : 1.0}});
+      const auto data = body.material_data();
       const auto extreme = *std::max_element(data.begin(), data.end(), [](const auto &a, const auto &b) {
         return std::abs(std::log10(a.second)) < std::abs(std::log10(b.second));
       });

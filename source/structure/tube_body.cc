@@ -3,7 +3,9 @@
 // Hermite field with the planar beam's elements, and where the case asks for them it moves along
 // its axis (FE_Q, EA, ρA) and twists (FE_Q, GJ, ρJ). The fields are uncoupled in M and K: their
 // coupling comes from the supports (model/spatial_support.h). DoFs in blocks: e1, e2, axial, twist.
+#include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/structure/body.h>
+#include <vibroimpact/structure/case_parameters.h>
 
 #include "assembly.h"
 #include "body_fields.h"
@@ -11,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <string_view>
+#include <tuple>
 
 namespace vibroimpact::structure
 {
@@ -51,12 +55,11 @@ namespace vibroimpact::structure
 
       void assemble(Triplets &mass, Triplets &stiffness) const override
       {
-        const auto  &d      = description();
-        const bool   lumped = d.lumped_fraction == 1.0;
-        e1_.assemble(d.stiffness, d.mass_per_length, lumped, 0, mass, stiffness);
-        e2_.assemble(d.stiffness, d.mass_per_length, lumped, e1_.n_dofs(), mass, stiffness);
+        const auto &d = description();
+        e1_.assemble(d.stiffness, d.mass_per_length, d.lumped_fraction, 0, mass, stiffness);
+        e2_.assemble(d.stiffness, d.mass_per_length, d.lumped_fraction, e1_.n_dofs(), mass, stiffness);
         if (axial_)
-          axial_->assemble(d.tube.axial_stiffness, d.mass_per_length, d.lumped_fraction, axial_offset_, mass, stiffness);
+          axial_->assemble(d.axial_stiffness, d.mass_per_length, d.lumped_fraction, axial_offset_, mass, stiffness);
         if (twist_)
           twist_->assemble(d.tube.torsional_stiffness, d.tube.polar_inertia, d.lumped_fraction, twist_offset_, mass,
                            stiffness);
@@ -68,13 +71,32 @@ namespace vibroimpact::structure
         double      energy = e1_.strain_energy(d.stiffness, u.data()) +
                         e2_.strain_energy(d.stiffness, u.data() + e1_.n_dofs());
         if (axial_)
-          energy += axial_->strain_energy(d.tube.axial_stiffness, u.data() + axial_offset_);
+          energy += axial_->strain_energy(d.axial_stiffness, u.data() + axial_offset_);
         if (twist_)
           energy += twist_->strain_energy(d.tube.torsional_stiffness, u.data() + twist_offset_);
         return energy;
       }
 
       Row displacement_row(const double x) const override { return e1_.row(x, 0); }
+
+      std::vector<InitialExpressions> initial_expressions() const override
+      {
+        auto        fields = Body::initial_expressions();
+        const auto &tube   = description().tube;
+        fields.push_back({BodyField::second_deflection, tube.initial_displacement_e2, tube.initial_velocity_e2,
+                          "Initial displacement e2", "Initial velocity e2"});
+        return fields;
+      }
+
+      std::vector<std::pair<std::string, double>> material_data() const override
+      {
+        auto        data = Body::material_data();
+        const auto &d    = description();
+        data.insert(data.end(), {{"Axial stiffness", d.tube.axial ? d.axial_stiffness : 1.0},
+                                 {"Torsional stiffness", d.tube.torsion ? d.tube.torsional_stiffness : 1.0},
+                                 {"Polar inertia per unit length", d.tube.torsion ? d.tube.polar_inertia : 1.0}});
+        return data;
+      }
 
       model::Vector distributed_load(const ScalarFunction &q) const override
       {
@@ -142,9 +164,9 @@ namespace vibroimpact::structure
         else if (field == BodyField::second_deflection)
           e2_.interpolate(u, du, e1_.n_dofs(), values);
         else if (field == BodyField::axial && axial_)
-          axial_->interpolate(u, axial_offset_, values);
+          axial_->interpolate(u, du, axial_offset_, values);
         else if (field == BodyField::twist && twist_)
-          twist_->interpolate(u, twist_offset_, values);
+          twist_->interpolate(u, du, twist_offset_, values);
         return values;
       }
 
@@ -174,12 +196,48 @@ namespace vibroimpact::structure
 
   namespace
   {
+    constexpr std::string_view tube_kind = "tube";
+
+    // The entries only a tube reads: its radius, its axial and torsion fields (asked by Axial
+    // field and Torsion field) with their data and ends, and its initial state along e2.
+    void bind_tube_entries(io::ParameterSection &s, BodyDescription &body)
+    {
+      TubeDescription &tube = body.tube;
+      s.add("Outer radius", tube.outer_radius, io::non_negative(),
+            "R of a tube (length): where its surface touches a support; with a torsion field the contact point slides "
+            "with the centreline's velocity plus R times the rate of twist.");
+      s.add("Axial field", tube.axial, "Tube: add the axial displacement, FE_Q of Element degree with EA = Axial "
+                                       "stiffness and the tube's Mass per unit length (friction along the axis).");
+      s.add("Torsion field", tube.torsion, "Tube: add the twist angle, FE_Q of Element degree with Torsional stiffness "
+                                           "GJ and Polar inertia per unit length rho J.");
+      s.add("Torsional stiffness", tube.torsional_stiffness, io::positive(), "GJ (tube with a torsion field).");
+      s.add("Polar inertia per unit length", tube.polar_inertia, io::positive(),
+            "rho J, the mass moment of inertia about the axis per unit length (tube with a torsion field; a thin "
+            "tube: rho A R_m^2).");
+      const std::string fixed = " (tube): free|fixed.";
+      for (const auto &[entry, end, what, doc] :
+           {std::tuple{"Axial left end", &tube.axial_left, "tube's axial field", "Axial field at x = 0"},
+            {"Axial right end", &tube.axial_right, "tube's axial field", "Axial field at x = L"},
+            {"Torsion left end", &tube.torsion_left, "tube's torsion field", "Torsion field at x = 0"},
+            {"Torsion right end", &tube.torsion_right, "tube's torsion field", "Torsion field at x = L"}})
+        bind_end_condition(s, entry, *end, false, what, doc + fixed);
+      s.add("Initial displacement e2", tube.initial_displacement_e2,
+            "A tube's deflection along e2 = Axis x Deflection direction at t = 0, an expression of x.");
+      s.add("Initial velocity e2", tube.initial_velocity_e2, "A tube's velocity along e2 at t = 0, an expression of x.");
+      if (!s.reading() || body.type.name() != tube_kind)
+        return;
+      if (!(tube.outer_radius > 0))
+        s.fail("Outer radius", "a tube needs its outer radius (positive), got 0");
+      const auto  &a = body.axis, &d = body.deflection;
+      const double cross[3] = {a[1] * d[2] - a[2] * d[1], a[2] * d[0] - a[0] * d[2], a[0] * d[1] - a[1] * d[0]};
+      if (std::hypot(cross[0], cross[1], cross[2]) <= 1e-12 * std::hypot(a[0], a[1], a[2]) * std::hypot(d[0], d[1], d[2]))
+        s.fail("Deflection direction", "is parallel to the Axis: a tube's e1 must have a part normal to its axis");
+    }
+
     const BodyKindRegistration registration{
-      {"tube", "tube: a beam in space, Euler–Bernoulli in both transverse planes (C1 Hermite along e1 and e2), "
+      {std::string(tube_kind), "tube: a beam in space, Euler–Bernoulli in both transverse planes (C1 Hermite along e1 and e2), "
                "with an axial and a torsion field (FE_Q) where asked",
-       3, [](const BodyDescription &description, const std::string &case_file, const std::string &mesh_directory) {
-         return std::make_unique<TubeBody>(description, case_file, mesh_directory);
-       },
+       3, factory_of<TubeBody>(),
        [] {
          using Trait = BodyKindTraits::Trait;
          BodyKindTraits t(model::ContinuumBody::Type::tube, {Trait::bending, Trait::in_space});
@@ -187,6 +245,7 @@ namespace vibroimpact::structure
          // fields (one DoF a node where the beam has two).
          t.element_weight = [](const BodyDescription &d) { return 2 + 0.5 * (d.tube.axial + d.tube.torsion); };
          return t;
-       }()}};
+       }(),
+       bind_tube_entries}};
   } // namespace
 } // namespace vibroimpact::structure

@@ -390,18 +390,6 @@ namespace vibroimpact::studies
     return static_cast<unsigned int>(kept.size());
   }
 
-  std::vector<SweepValueResult> merge_shares(const std::vector<std::vector<SweepValueResult>> &shares)
-  {
-    std::vector<SweepValueResult> all;
-    for (const auto &share : shares)
-      all.insert(all.end(), share.begin(), share.end());
-    std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a.index < b.index; });
-    for (std::size_t k = 0; k < all.size(); ++k)
-      if (all[k].index != k)
-        throw std::invalid_argument("sweep: value " + std::to_string(k) + " missing or repeated in the shares");
-    return all;
-  }
-
   io::CsvTable poincare_table(const std::vector<SweepValueResult> &results)
   {
     io::CsvTable table({"value", "omega", "period", "time", "u", "v", "gap", "stuck"});

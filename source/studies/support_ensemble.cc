@@ -171,18 +171,6 @@ namespace vibroimpact::studies
     return estimates;
   }
 
-  std::vector<RealizationResult> merge_realizations(const std::vector<std::vector<RealizationResult>> &shares)
-  {
-    std::vector<RealizationResult> all;
-    for (const auto &share : shares)
-      all.insert(all.end(), share.begin(), share.end());
-    std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a.index < b.index; });
-    for (std::size_t k = 0; k < all.size(); ++k)
-      if (all[k].index != k)
-        throw std::invalid_argument("ensemble: realization " + std::to_string(k) + " missing or repeated in the shares");
-    return all;
-  }
-
   io::CsvTable realizations_table(const std::vector<RealizationResult> &results,
                                   const unsigned int seeds_per_realization)
   {

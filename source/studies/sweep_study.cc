@@ -7,6 +7,7 @@
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/result_serialization.h>
+#include <vibroimpact/studies/indexed_shares.h>
 #include <vibroimpact/studies/sweep_study.h>
 
 #include <deal.II/base/mpi.h>
@@ -195,12 +196,12 @@ namespace vibroimpact::studies
         throw std::runtime_error("sweep: " + f);
     if (setup.sweep)
       {
-        result.values  = merge_shares(value_shares);
+        result.values  = merge_indexed_shares(value_shares, "sweep: value");
         result.summary = sweep_summary(*setup.sweep, result.values, result.n_ranks, result.total_wall);
       }
     else
       {
-        result.realizations = merge_realizations(realization_shares);
+        result.realizations = merge_indexed_shares(realization_shares, "ensemble: realization");
         result.estimates    = ensemble_estimates(result.realizations);
         result.summary      = ensemble_summary(*setup.ensemble, result.realizations, result.estimates, result.n_ranks,
                                                result.total_wall);

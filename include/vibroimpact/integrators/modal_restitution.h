@@ -53,7 +53,7 @@ namespace vibroimpact::integrators
   };
 
   // The "Modal restitution" subsection.
-  void bind_modal_restitution_parameters(io::ParameterSection &section, ModalRestitutionSettings &settings);
+  void bind_settings(io::ParameterSection &section, ModalRestitutionSettings &settings);
 
   // The solver for one model: the modal projection is computed once by the constructor; run()
   // may be called many times and keeps no state between calls.

@@ -25,7 +25,14 @@ namespace vibroimpact::integrators
     double              time_step = 1e-6; // the paper's h
   };
 
-  // Number of modes, Mode shapes, Damping ratios, Time step of a solver's subsection.
+  // The modal basis entries of every modal method (the modal solvers, the event-driven periodic
+  // map): Number of modes (0: every mode; `n_modes_text` says what N is), Mode shapes (finite
+  // element | exact) and Damping ratios; `prefix` opens each text ("Event-driven map: ").
+  void bind_modal_basis(io::ParameterSection &section, unsigned int &n_modes, ModeSource &mode_source,
+                        std::vector<double> &damping_ratios, const std::string &n_modes_text,
+                        const std::string &prefix = "");
+
+  // The modal basis entries and Time step of a solver's subsection.
   void bind_modal_stepping_parameters(io::ParameterSection &section, ModalSteppingSettings &settings);
 
   // Throws io::InputError naming "<section>/Number of modes" or ".../Mode shapes" when the model

@@ -199,10 +199,9 @@ namespace vibroimpact::integrators
   public:
     using SolverBase::SolverBase;
 
-    std::string name() const override { return "moreau-jean"; }
-    std::string description() const override;
-    std::string parameter_section() const override { return "Moreau-Jean"; }
-    void        bind_parameters(io::ParameterSection &section) override;
+    static constexpr SolverIdentity identity{
+      "moreau-jean", "the θ-method with Newton impacts on the FE model, LCPs by Siconos, optional energy correction",
+      "Moreau-Jean"};
 
     // Rejects a time step longer than the final time, a final time that is not a whole number of
     // steps (the last step must end at it), and runs of more than max_fixed_steps steps.

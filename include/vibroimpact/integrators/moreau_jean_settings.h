@@ -1,6 +1,6 @@
 // The parameters of the Moreau–Jean one-step integrator: the θ-scheme, the activation rule, the
 // nonsmooth solver and the energy correction. Filled from the "Moreau-Jean" subsection of a case
-// file (bind_moreau_jean_parameters) or directly in code.
+// file (bind_settings) or directly in code.
 #pragma once
 
 #include <vibroimpact/contact/lcp_solver.h>
@@ -50,5 +50,5 @@ namespace vibroimpact::integrators
     CorrectionDirection correction_direction = CorrectionDirection::values;
   };
 
-  void bind_moreau_jean_parameters(io::ParameterSection &section, MoreauJeanSettings &settings);
+  void bind_settings(io::ParameterSection &section, MoreauJeanSettings &settings);
 } // namespace vibroimpact::integrators

@@ -27,7 +27,7 @@ namespace vibroimpact::integrators
   class SpatialPenalty;
 
   // The "Modal penalty" subsection.
-  void bind_modal_penalty_parameters(io::ParameterSection &section, ModalPenaltySettings &settings);
+  void bind_settings(io::ParameterSection &section, ModalPenaltySettings &settings);
 
   class ModalPenalty
   {

@@ -127,16 +127,20 @@ namespace vibroimpact::integrators
     // A new solver with its default settings; throws std::invalid_argument for an unknown name.
     static std::unique_ptr<Solver> create(const std::string &name);
     static bool                    contains(const std::string &name);
-    static void                    add(const std::string &name, Factory factory);
+    // `is_default`: the solver Simulation/Solver names when a case does not (one says so).
+    static void add(const std::string &name, Factory factory, bool is_default = false);
+    // The solver registered as the default (std::logic_error if none).
+    static std::string default_name();
   };
 
-  // Registers Solver type T under T().name() when the library (or program) that holds it loads.
+  // Registers Solver type T under T().name() when the library (or program) that holds it loads;
+  // `is_default`: see SolverRegistry::add.
   template <typename T>
   struct SolverRegistration
   {
-    SolverRegistration()
+    explicit SolverRegistration(const bool is_default = false)
     {
-      SolverRegistry::add(T().name(), [] { return std::make_unique<T>(); });
+      SolverRegistry::add(T().name(), [] { return std::make_unique<T>(); }, is_default);
     }
   };
 

@@ -2,8 +2,12 @@
 // (ASPECT's plugin and SimulatorAccess are the model):
 //
 // - SolverBase<MySolver, MySettings>: the adapter to the SolverRegistry. It keeps the settings,
-//   clones, and exposes the discretisation knobs (time_step, number_of_modes) where the settings
-//   have them; the solver adds its name, description, section, parameters, check and run.
+//   clones, binds them (`bind_settings(section, MySettings &)`, found beside MySettings), gives
+//   the solver's name, description and section from its `static constexpr SolverIdentity
+//   identity`, and exposes the discretisation knobs (time_step, number_of_modes) where the
+//   settings have them; the solver adds its check and run.
+// - IntegratorSolverBase<MySolver, MySettings, MyIntegrator>: the same for a solver whose run is
+//   an integrator object made of the model and the settings; the solver writes only its check.
 // - SolverRun: what every run shares: the run control, the observer, the summary (impacts
 //   counted as they are reported, the solver's own counters by name).
 // - OutputSchedule: which steps of a fixed-step run are due for a history row or a frame.
@@ -37,6 +41,15 @@ namespace vibroimpact::integrators
     {};
   } // namespace detail
 
+  // What users call a solver and where its parameters are: its name in the registry (Simulation/
+  // Solver), its one-line description (`vibroimpact parameters`) and its case-file subsection.
+  struct SolverIdentity
+  {
+    const char *name;
+    const char *description;
+    const char *parameter_section;
+  };
+
   // The registry adapter of a solver `Derived` whose parameters are a `Settings` struct: a
   // `time_step` member of the settings is what a time-step convergence study refines, an
   // `n_modes` member what a mode study refines.
@@ -50,6 +63,11 @@ namespace vibroimpact::integrators
     {}
 
     const Settings &settings() const { return settings_; }
+
+    std::string name() const override { return Derived::identity.name; }
+    std::string description() const override { return Derived::identity.description; }
+    std::string parameter_section() const override { return Derived::identity.parameter_section; }
+    void        bind_parameters(io::ParameterSection &section) override { bind_settings(section, settings_); }
 
     std::unique_ptr<Solver> clone() const override
     {
@@ -88,6 +106,20 @@ namespace vibroimpact::integrators
 
   protected:
     Settings settings_;
+  };
+
+  // The adapter of a solver whose run is an `Integrator` made of the model and the settings,
+  // `Integrator(model, settings).run(control, observer)` (the modal solvers): the solver adds its
+  // check.
+  template <typename Derived, typename Settings, typename Integrator>
+  class IntegratorSolverBase : public SolverBase<Derived, Settings>
+  {
+  public:
+    RunSummary run(const model::StructuralModel &model, const RunControl &control,
+                   ResponseObserver &observer) const override
+    {
+      return Integrator(model, this->settings_).run(control, observer);
+    }
   };
 
   // What every run of a solver shares; a solver's run object derives from it, keeps its own

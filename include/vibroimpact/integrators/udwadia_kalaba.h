@@ -26,7 +26,7 @@ namespace vibroimpact::integrators
   };
 
   // The "Modal Udwadia-Kalaba" subsection.
-  void bind_modal_udwadia_kalaba_parameters(io::ParameterSection &section, ModalUdwadiaKalabaSettings &settings);
+  void bind_settings(io::ParameterSection &section, ModalUdwadiaKalabaSettings &settings);
 
   class ModalUdwadiaKalaba
   {

@@ -8,15 +8,15 @@
 // every call under way, and the host's handlers are back when the last scope closes.
 #pragma once
 
+#include <boost/core/noncopyable.hpp>
+
 namespace vibroimpact::io
 {
-  class InterruptScope
+  class InterruptScope : boost::noncopyable
   {
   public:
     InterruptScope();
     ~InterruptScope();
-    InterruptScope(const InterruptScope &) = delete;
-    InterruptScope &operator=(const InterruptScope &) = delete;
 
     // The signal received during the scope, 0 while none.
     int signal() const;

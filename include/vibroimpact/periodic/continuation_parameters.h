@@ -4,6 +4,7 @@
 #pragma once
 
 #include <vibroimpact/periodic/continuation.h>
+#include <vibroimpact/periodic/flow_map_registry.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
 
 #include <algorithm>
@@ -39,7 +40,7 @@ namespace vibroimpact::periodic
   {
     std::string               filename;
     bool                      section_given = true; // false: the case file has no Continuation section
-    std::string               flow_map = "event-driven"; // a name in FlowMapRegistry
+    std::string               flow_map = FlowMapRegistry::default_name();
     OrbitKind                 kind = OrbitKind::free;
     std::vector<double>       families{1}; // linear modes the free families leave
     // Per family (the last repeats): one impact every this many periods of its linear mode.

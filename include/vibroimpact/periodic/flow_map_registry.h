@@ -49,6 +49,8 @@ namespace vibroimpact::periodic
   {
     // Condenses massless contact nodes (Continuation/Massless contact nodes).
     bool massless_contact_nodes = false;
+    // The map Continuation/Flow map names when a case does not (one map says so).
+    bool is_default = false;
   };
 
   class FlowMapRegistry
@@ -68,6 +70,8 @@ namespace vibroimpact::periodic
                     FlowMapProperties properties = {});
     // Throws std::invalid_argument for an unknown name.
     static const FlowMapProperties &properties(const std::string &name);
+    // The map registered with FlowMapProperties::is_default (std::logic_error if none).
+    static std::string default_name();
   };
 
   // Registers a map when the library (or program) that holds it loads.

@@ -18,6 +18,9 @@ namespace vibroimpact::reference
     unsigned int max_switches     = 100000;
   };
 
+  // The "Wave modes" subsection.
+  void bind_settings(io::ParameterSection &section, WaveModeSettings &settings);
+
   // The beam and rod data of a model the wave modes can represent, or an io::InputError naming
   // `file` and what is wrong ("Wave modes/..." or the offending section).
   BeamRodData beam_rod_data(const model::StructuralModel &model, const std::string &file);

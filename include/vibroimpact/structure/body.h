@@ -8,6 +8,7 @@
 
 #include <Eigen/Sparse>
 
+#include <algorithm>
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -15,6 +16,11 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+namespace vibroimpact::io
+{
+  class ParameterSection;
+}
 
 namespace vibroimpact::structure
 {
@@ -40,22 +46,11 @@ namespace vibroimpact::structure
     BodyKindTraits(const model::ContinuumBody::Type kind, const std::initializer_list<Trait> traits)
       : continuum(kind)
     {
-      for (const Trait t : traits)
-        switch (t)
-          {
-            case Trait::point:
-              point = true;
-              break;
-            case Trait::bending:
-              bending = true;
-              break;
-            case Trait::in_space:
-              in_space = true;
-              break;
-            case Trait::blended_mass:
-              blended_mass = true;
-              break;
-          }
+      const auto has = [&traits](const Trait t) { return std::find(traits.begin(), traits.end(), t) != traits.end(); };
+      point        = has(Trait::point);
+      bending      = has(Trait::bending);
+      in_space     = has(Trait::in_space);
+      blended_mass = has(Trait::blended_mass);
     }
 
     // A rigid point mass: no length, mesh, ends or elements; its one point is x = 0 and its
@@ -66,8 +61,7 @@ namespace vibroimpact::structure
     // error and round-off go as (πh/L)^4 (else an axial field's: fixed|free, (πh/L)^2).
     bool bending = false;
     // Deflects in both transverse planes (a second deflection field): holds supports in space,
-    // takes loads at an angle, and reads the entries of bind_tube (radius, axial and torsion
-    // fields, the initial state along e2).
+    // takes loads at an angle (its own entries, BodyKind::bind_entries, give its radius).
     bool in_space = false;
     // Takes a blended mass matrix ((1 − f) consistent + f lumped).
     bool blended_mass = false;
@@ -144,6 +138,22 @@ namespace vibroimpact::structure
       return false;
     }
 
+    // The expressions of the initial state of each field the case file sets, with the entries
+    // that hold them (blamed when they do not parse): a body's own Initial displacement and
+    // Initial velocity for its primary field; a kind with more fields adds its own.
+    struct InitialExpressions
+    {
+      BodyField   field;
+      std::string displacement, velocity;             // muparser expressions of x
+      std::string displacement_entry, velocity_entry; // e.g. "Initial displacement e2"
+    };
+    virtual std::vector<InitialExpressions> initial_expressions() const;
+
+    // The material and geometric data of the case file the body's matrices are made of, by
+    // entry name ("Length", "Bending stiffness", ...): what the model builder blames when the
+    // matrices overflow.
+    virtual std::vector<std::pair<std::string, double>> material_data() const;
+
     double length() const { return kind_traits().point ? 0.0 : description_.length; }
     const BodyKindTraits &kind_traits() const;
 
@@ -161,7 +171,7 @@ namespace vibroimpact::structure
   // A kind of body as users name it in `Body <name>/Type`, with its clause of that entry's
   // documentation and the function that builds one. A kind registers itself in its own .cc:
   //
-  //   namespace { const BodyKindRegistration registration{{"tube", "tube: ...", 3, make_tube}}; }
+  //   namespace { const BodyKindRegistration registration{{"tube", "tube: ...", 3, factory_of<TubeBody>(), traits}}; }
   //
   // and `Body <name>/Type`, `vibroimpact parameters` and make_body then know it.
   struct BodyKind
@@ -174,7 +184,20 @@ namespace vibroimpact::structure
     unsigned int   listing = 0;   // place in the Type entry's list of names (ties: by name)
     Factory        make;
     BodyKindTraits traits;
+    // The entries only this kind reads (a tube's radius and fields), declared in every Body
+    // section (after the common ones) and read and checked where the body is of this kind;
+    // empty: none.
+    std::function<void(io::ParameterSection &section, BodyDescription &body)> bind_entries;
   };
+
+  // The factory of a kind whose Body class is made of (description, case file, mesh directory).
+  template <typename KindBody>
+  BodyKind::Factory factory_of()
+  {
+    return [](const BodyDescription &description, const std::string &case_file, const std::string &mesh_directory) {
+      return std::make_unique<KindBody>(description, case_file, mesh_directory);
+    };
+  }
 
   class BodyKindRegistry
   {

@@ -12,9 +12,9 @@
 namespace vibroimpact::structure
 {
   // The kind of a body, by the name users write in `Body <name>/Type`. Kinds register
-  // themselves in their own .cc (structure/body.h, BodyKindRegistration), so the set is open;
-  // the built-in ones have constants. The name must outlive the value: a string literal or a
-  // registered kind's name.
+  // themselves in their own .cc (structure/body.h, BodyKindRegistration), so the set is open and
+  // nothing outside a kind's file names it; a default-made value is the entry's documented
+  // default, beam. The name must outlive the value: a string literal or a registered kind's name.
   class BodyType
   {
   public:
@@ -27,18 +27,9 @@ namespace vibroimpact::structure
     friend constexpr bool operator==(const BodyType a, const BodyType b) { return a.name_ == b.name_; }
     friend constexpr bool operator!=(const BodyType a, const BodyType b) { return !(a == b); }
 
-    static const BodyType beam; // Euler–Bernoulli, C1 Hermite elements
-    static const BodyType rod;  // axial (St Venant), FE_Q elements
-    static const BodyType mass; // a rigid point mass: one DoF
-    static const BodyType tube; // a beam in space: two Hermite bending fields, axial and twist optional
-
   private:
     std::string_view name_ = "beam";
   };
-  inline constexpr BodyType BodyType::beam{"beam"};
-  inline constexpr BodyType BodyType::rod{"rod"};
-  inline constexpr BodyType BodyType::mass{"mass"};
-  inline constexpr BodyType BodyType::tube{"tube"};
 
   // Which displacement field of a body a row reads: `primary` is the body's own (a beam's or a
   // tube's deflection along its Deflection direction e1, a rod's axial displacement, a mass's
@@ -60,14 +51,14 @@ namespace vibroimpact::structure
     sliding  // beam: w' = 0
   };
 
-  // What only a tube has (Type = tube): its outer radius, and its axial and torsion fields where
-  // asked, each with its own end conditions (free or fixed), and its initial state along e2.
+  // What only a tube has (Type = tube): its outer radius, and its axial (EA: the body's Axial
+  // stiffness, ρA its Mass per unit length) and torsion fields where asked, each with its own end
+  // conditions (free or fixed), and its initial state along e2. Read by the tube kind itself.
   struct TubeDescription
   {
     double       outer_radius        = 0.0; // R
     bool         axial               = false;
     bool         torsion             = false;
-    double       axial_stiffness     = 1.0; // EA (the axial field's mass is the tube's rho A)
     double       torsional_stiffness = 1.0; // GJ
     double       polar_inertia       = 1.0; // rho J per unit length
     EndCondition axial_left = EndCondition::free, axial_right = EndCondition::free;     // clamped: fixed
@@ -79,9 +70,10 @@ namespace vibroimpact::structure
   struct BodyDescription
   {
     std::string  name;
-    BodyType     type = BodyType::beam;
+    BodyType     type;
     double       length          = 1.0;
-    double       stiffness       = 1.0; // EI (beam) or EA (rod)
+    double       stiffness       = 1.0; // the primary field's: EI (beam, tube) or EA (rod)
+    double       axial_stiffness = 1.0; // EA (a rod's stiffness; a tube's axial field's)
     double       mass_per_length = 1.0; // rho A; for a mass body: its mass
     unsigned int n_elements      = 16;
     std::string  mesh_file;             // overrides n_elements when given

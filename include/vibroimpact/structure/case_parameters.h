@@ -13,7 +13,8 @@
 namespace vibroimpact::io
 {
   class ParameterFile;
-}
+  class ParameterSection;
+} // namespace vibroimpact::io
 
 namespace vibroimpact::structure
 {
@@ -21,4 +22,10 @@ namespace vibroimpact::structure
   std::vector<std::string> case_families();
 
   void bind_case_parameters(io::ParameterFile &file, CaseDescription &description);
+
+  // One end condition entry of a Body section, for a kind's own entries (BodyKind::bind_entries):
+  // a beam's names (free|pinned|clamped|sliding) where `bending`, else a rod's (free|fixed);
+  // `what` names the field in the message ("tube's axial field").
+  void bind_end_condition(io::ParameterSection &section, const std::string &entry, EndCondition &end, bool bending,
+                          const std::string &what, const std::string &doc);
 } // namespace vibroimpact::structure

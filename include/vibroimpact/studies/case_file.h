@@ -31,7 +31,7 @@ namespace vibroimpact::studies
     structure::CaseDescription description;
 
     // "Simulation": the solver and the run control shared by every solver.
-    std::string             solver_name = "moreau-jean";
+    std::string             solver_name = integrators::SolverRegistry::default_name();
     integrators::RunControl run;
     // One of every registered solver, each with the settings of its own subsection.
     std::vector<std::unique_ptr<integrators::Solver>> solvers;

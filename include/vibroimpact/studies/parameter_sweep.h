@@ -163,10 +163,6 @@ namespace vibroimpact::studies
   // recorded: no short period).
   unsigned int distinct_points(const SweepValueResult &result, double tolerance = 1e-6);
 
-  // Shares of several ranks merged in index order (throws std::invalid_argument when an index is
-  // missing or repeated).
-  std::vector<SweepValueResult> merge_shares(const std::vector<std::vector<SweepValueResult>> &shares);
-
 
   // The tables of the sweep's files (write_sweep writes them, the Python module returns them):
   // poincare.csv: value, omega, period, time, u, v, gap, stuck (one row a point);

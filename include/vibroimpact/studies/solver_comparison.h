@@ -4,6 +4,7 @@
 #pragma once
 
 #include <vibroimpact/integrators/response_history.h>
+#include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/io/csv_table.h>
 
 #include <filesystem>
@@ -23,7 +24,7 @@ namespace vibroimpact::studies
   struct RunDefinition
   {
     std::string              name;
-    std::string              solver = "moreau-jean";
+    std::string              solver = integrators::SolverRegistry::default_name();
     std::vector<std::string> overrides;
   };
 

@@ -80,10 +80,6 @@ namespace vibroimpact::studies
   // Every statistic of every support over the realizations (which must have the same supports).
   std::vector<EnsembleEstimate> ensemble_estimates(const std::vector<RealizationResult> &results);
 
-  // Shares of the ranks merged in realization order (throws std::invalid_argument when one is
-  // missing or repeated).
-  std::vector<RealizationResult> merge_realizations(const std::vector<std::vector<RealizationResult>> &shares);
-
   // realizations.csv: realization, seed_shift, support and every statistic (one row a support of
   // a record); ensemble.csv: support, statistic, realizations, mean, deviation, ci95_low,
   // ci95_high; ensemble_spectra.csv: frequency and the ensemble-mean displacement PSD per support.

@@ -14,6 +14,8 @@
 #include <vibroimpact/studies/parameter_sweep.h>
 #include <vibroimpact/studies/support_ensemble.h>
 
+#include <boost/core/noncopyable.hpp>
+
 #include <mpi.h>
 
 #include <functional>
@@ -61,13 +63,11 @@ namespace vibroimpact::studies
   // a sweep is its ranks), and the Python module's the command line's. Looked up at run time, so
   // that any BLAS links. The count is the process's: it holds model::blas_threads_mutex()
   // exclusively, so it waits for the runs in other threads that hold it shared, and they for it.
-  class OneBlasThread
+  class OneBlasThread : boost::noncopyable
   {
   public:
     OneBlasThread();
     ~OneBlasThread();
-    OneBlasThread(const OneBlasThread &) = delete;
-    OneBlasThread &operator=(const OneBlasThread &) = delete;
 
   private:
     std::unique_lock<std::shared_mutex> alone_; // first: taken before the count changes

@@ -13,17 +13,10 @@
 
 namespace vibroimpact::integrators
 {
-  void bind_modal_restitution_parameters(io::ParameterSection &section, ModalRestitutionSettings &s)
+  void bind_settings(io::ParameterSection &section, ModalRestitutionSettings &s)
   {
-    section.add("Number of modes", s.n_modes, 0, std::numeric_limits<unsigned int>::max(),
-                "N: modes of the structural model kept (Vyasarayani et al. use 4); 0: every mode of the model.");
-    section.add("Mode shapes", s.mode_source,
-                io::Choices<ModeSource>{{"finite element", ModeSource::finite_element}, {"exact", ModeSource::exact}},
-                "finite element: the eigenmodes of the model's M and K; exact: the closed-form modes where the "
-                "structure has them (a lone pinned-pinned beam: sqrt(2/(rho A L)) sin(j pi x/L), "
-                "omega_j = (j pi/L)^2 sqrt(EI/rho A)); the mesh then only projects the initial state, loads and probes.");
-    section.add("Damping ratios", s.damping_ratios, io::in_range(0, 1),
-                "zeta_1, zeta_2, ...; the last repeats; empty: undamped (the model's C is not used).");
+    bind_modal_basis(section, s.n_modes, s.mode_source, s.damping_ratios,
+                     "N: modes of the structural model kept (Vyasarayani et al. use 4)");
     section.add("Restitution", s.restitution, io::in_range(0, 1),
                 "R per contact, in the order of the file; empty: each contact's Restitution.");
     section.add("Chatter threshold", s.epsilon, io::non_negative(),
@@ -37,20 +30,15 @@ namespace vibroimpact::integrators
 
   namespace
   {
-    class ModalRestitutionSolver : public SolverBase<ModalRestitutionSolver, ModalRestitutionSettings>
+    class ModalRestitutionSolver
+      : public IntegratorSolverBase<ModalRestitutionSolver, ModalRestitutionSettings, ModalRestitution>
     {
     public:
-      std::string name() const override { return "modal-cor"; }
-      std::string description() const override
-      {
-        return "event-driven modal coefficient-of-restitution reference with Lagrange-multiplier sticking "
-               "(Vyasarayani et al.)";
-      }
-      std::string parameter_section() const override { return "Modal restitution"; }
-      void        bind_parameters(io::ParameterSection &section) override
-      {
-        bind_modal_restitution_parameters(section, settings_);
-      }
+      static constexpr SolverIdentity identity{
+        "modal-cor",
+        "event-driven modal coefficient-of-restitution reference with Lagrange-multiplier sticking "
+        "(Vyasarayani et al.)",
+        "Modal restitution"};
 
       void check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const override
       {
@@ -84,12 +72,6 @@ namespace vibroimpact::integrators
           throw io::InputError(file, section + "Restitution",
                                "give one value per contact (" + std::to_string(model.contacts.size()) + "), got " +
                                  std::to_string(settings_.restitution.size()));
-      }
-
-      RunSummary run(const model::StructuralModel &model, const RunControl &control,
-                     ResponseObserver &observer) const override
-      {
-        return ModalRestitution(model, settings_).run(control, observer);
       }
     };
 

@@ -11,7 +11,7 @@
 
 namespace vibroimpact::integrators
 {
-  void bind_moreau_jean_parameters(io::ParameterSection &section, MoreauJeanSettings &s)
+  void bind_settings(io::ParameterSection &section, MoreauJeanSettings &s)
   {
     const io::Choices<CorrectionDirection> directions{{"non-contact", CorrectionDirection::non_contact},
                                                       {"values", CorrectionDirection::values},

@@ -219,16 +219,6 @@ namespace vibroimpact::integrators
     };
   } // namespace
 
-  std::string MoreauJeanSolver::description() const
-  {
-    return "the θ-method with Newton impacts on the FE model, LCPs by Siconos, optional energy correction";
-  }
-
-  void MoreauJeanSolver::bind_parameters(io::ParameterSection &section)
-  {
-    bind_moreau_jean_parameters(section, settings_);
-  }
-
   void MoreauJeanSolver::check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const
   {
     check_fixed_time_step(settings_.time_step, model, control, file, parameter_section());
@@ -522,6 +512,6 @@ namespace vibroimpact::integrators
 
   namespace
   {
-    const SolverRegistration<MoreauJeanSolver> registration;
+    const SolverRegistration<MoreauJeanSolver> registration(/* the default of Simulation/Solver */ true);
   } // namespace
 } // namespace vibroimpact::integrators

@@ -15,7 +15,7 @@
 
 namespace vibroimpact::integrators
 {
-  void bind_modal_penalty_parameters(io::ParameterSection &section, ModalPenaltySettings &s)
+  void bind_settings(io::ParameterSection &section, ModalPenaltySettings &s)
   {
     bind_modal_stepping_parameters(section, s);
     io::Bounds stiffness = io::positive();
@@ -138,23 +138,11 @@ namespace vibroimpact::integrators
       // One velocity-Verlet step to t; the gaps and contact velocities at its end.
       void step(const double t)
       {
-        if (spatial_)
-          {
-            dq_ = h_ * v_ + 0.5 * h_ * h_ * a_;
-            q_ += dq_;
-          }
-        else
-          q_ += h_ * v_ + 0.5 * h_ * h_ * a_;
-        const Eigen::VectorXd v_predicted = v_ + h_ * a_; // for the velocity-dependent forces
-        const Eigen::VectorXd f_end       = P_.load(t);
-        Eigen::VectorXd       a_end =
-          f_end - P_.damping().cwiseProduct(v_predicted) - P_.omegas().cwiseAbs2().cwiseProduct(q_) +
-          contact_forces(q_, v_predicted);
-        if (spatial_)
-          spatial_->add_forces(q_, v_predicted, &dq_, a_end);
-        const Eigen::VectorXd v_start = v_;
-        v_ += 0.5 * h_ * (a_ + a_end);
-        recorder_.add_step_work(v_start, f_, v_, f_end);
+        verlet_step(t, [this](Eigen::VectorXd &a_end, const Eigen::VectorXd &v_predicted) {
+          a_end += contact_forces(q_, v_predicted);
+          if (spatial_)
+            spatial_->add_forces(q_, v_predicted, &dq_, a_end);
+        });
 
         // The rigid contacts' work on the structure, −∫ λ·U dt, is what they took: stored in the
         // penalty springs while in contact, dissipated once they open. (An elastic contact's
@@ -164,8 +152,6 @@ namespace vibroimpact::integrators
         recorder_.impact_dissipation -= 0.5 * h_ * (force_start_.cwiseProduct(rigid_).dot(rate_start_) +
                                                     force_.cwiseProduct(rigid_).dot(rate_));
         recorder_.impulse_since_row += 0.5 * h_ * (force_start_ + force_);
-        a_ = a_end;
-        f_ = f_end;
       }
 
       // Opens, extends and closes the contact episodes over the step that ends at t.
@@ -281,7 +267,6 @@ namespace vibroimpact::integrators
       Eigen::VectorXd      gap_start_, rate_start_, force_start_; // at the step start
       std::vector<Episode> episodes_;
       std::optional<SpatialPenalty> spatial_; // the spatial supports' contacts, if any
-      Eigen::VectorXd               dq_;      // the step's displacement increment (spatial supports)
       unsigned long        n_episodes_ = 0;
       double               deepest_    = 0.0;
     };
@@ -294,16 +279,11 @@ namespace vibroimpact::integrators
 
   namespace
   {
-    class ModalPenaltySolver : public SolverBase<ModalPenaltySolver, ModalPenaltySettings>
+    class ModalPenaltySolver : public IntegratorSolverBase<ModalPenaltySolver, ModalPenaltySettings, ModalPenalty>
     {
     public:
-      std::string name() const override { return "modal-penalty"; }
-      std::string description() const override
-      {
-        return "modal Hunt-Crossley penalty contacts, velocity-Verlet (Antunes et al.)";
-      }
-      std::string parameter_section() const override { return "Modal penalty"; }
-      void bind_parameters(io::ParameterSection &section) override { bind_modal_penalty_parameters(section, settings_); }
+      static constexpr SolverIdentity identity{
+        "modal-penalty", "modal Hunt-Crossley penalty contacts, velocity-Verlet (Antunes et al.)", "Modal penalty"};
 
       void check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const override
       {
@@ -319,12 +299,6 @@ namespace vibroimpact::integrators
 
       bool takes_spatial_supports() const override { return true; }
       bool takes_elastic_contacts() const override { return true; }
-
-      RunSummary run(const model::StructuralModel &model, const RunControl &control,
-                     ResponseObserver &observer) const override
-      {
-        return ModalPenalty(model, settings_).run(control, observer);
-      }
     };
 
     const SolverRegistration<ModalPenaltySolver> registration;

@@ -173,14 +173,7 @@ namespace vibroimpact::integrators
         // A sticking phase starts where a slipping contact stops slipping; the stick spring's
         // loading at the episode's entry (pre-sliding) is not one.
         if (c.stuck && !c.sticking && c.slipped)
-          {
-            SupportEvent stick = c.impact;
-            stick.kind         = ContactEvent::Kind::sticking_start;
-            stick.time         = t;
-            stick.angle        = c.frame.angle;
-            stick.impulse = stick.pre_velocity = stick.post_velocity = 0.0;
-            observer.support_event(stick);
-          }
+          report_change(c, ContactEvent::Kind::sticking_start, t, observer);
         c.sticking = c.stuck && (c.sticking || c.slipped);
         c.slipped  = c.slipped || c.slip > 0;
         sticking_time_ += c.sticking ? h : 0.0;
@@ -194,19 +187,24 @@ namespace vibroimpact::integrators
       }
   }
 
+  // A change of the episode's state (sticking start, separation) at t, where the contact is now.
+  void SpatialPenalty::report_change(const Contact &c, const ContactEvent::Kind kind, const double t,
+                                     ResponseObserver &observer)
+  {
+    SupportEvent change = c.impact;
+    change.kind         = kind;
+    change.time         = t;
+    change.angle        = c.frame.angle;
+    change.impulse = change.pre_velocity = change.post_velocity = 0.0;
+    observer.support_event(change);
+  }
+
   // The episode's impact (with its impulse) and, after more than one step, its separation.
   void SpatialPenalty::close(Contact &c, const double t, const bool separated, ResponseObserver &observer)
   {
     observer.support_event(c.impact);
     if (c.steps > 1 && separated)
-      {
-        SupportEvent separation = c.impact;
-        separation.kind         = ContactEvent::Kind::separation;
-        separation.time         = t;
-        separation.angle        = c.frame.angle;
-        separation.impulse = separation.pre_velocity = separation.post_velocity = 0.0;
-        observer.support_event(separation);
-      }
+      report_change(c, ContactEvent::Kind::separation, t, observer);
     c.open = c.sticking = false;
     c.steps             = 0;
   }

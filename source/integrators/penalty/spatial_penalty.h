@@ -73,6 +73,7 @@ namespace vibroimpact::integrators
 
     void tangential_force(Contact &c, const ModalSupport &s, const Eigen::Matrix<double, 4, 1> &drows);
     void follow_episode(Contact &c, double gap, double un, double t, double h, ResponseObserver &observer);
+    void report_change(const Contact &c, ContactEvent::Kind kind, double t, ResponseObserver &observer);
     void close(Contact &c, double t, bool separated, ResponseObserver &observer);
 
     const double                 kp_, mu_p_, kt_;

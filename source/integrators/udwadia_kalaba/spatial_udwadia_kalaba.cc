@@ -51,20 +51,13 @@ namespace vibroimpact::integrators
         for (unsigned long k = 1; k <= n_; ++k)
           {
             const double t = time_of(k);
-            q_ += h_ * v_ + 0.5 * h_ * h_ * a_;
-            const Eigen::VectorXd v_predicted = v_ + h_ * a_;
-            const auto            closing     = closings(0.0, v_predicted);
-            const Eigen::VectorXd f_end       = P_.load(t);
-            Eigen::VectorXd       a_end =
-              f_end - P_.damping().cwiseProduct(v_predicted) - P_.omegas().cwiseAbs2().cwiseProduct(q_);
-            constrain(a_end, v_predicted, t);
-            const Eigen::VectorXd v_start = v_;
-            v_ += 0.5 * h_ * (a_ + a_end);
-            recorder_.add_step_work(v_start, f_, v_, f_end);
+            std::vector<unsigned int> closing;
+            verlet_step(t, [&](Eigen::VectorXd &a_end, const Eigen::VectorXd &v_predicted) {
+              closing = closings(0.0, v_predicted);
+              constrain(a_end, v_predicted, t);
+            });
             book_constraint_forces();
             close_and_project(closing, t);
-            a_ = a_end;
-            f_ = f_end;
             recorder_.record(k, q_, v_, force_);
           }
         finish_summary();

@@ -14,7 +14,7 @@
 
 namespace vibroimpact::integrators
 {
-  void bind_modal_udwadia_kalaba_parameters(io::ParameterSection &section, ModalUdwadiaKalabaSettings &s)
+  void bind_settings(io::ParameterSection &section, ModalUdwadiaKalabaSettings &s)
   {
     bind_modal_stepping_parameters(section, s);
     section.add("Projection", s.projection,
@@ -93,26 +93,19 @@ namespace vibroimpact::integrators
         recorder_.record(0, q_, v_, force_);
       }
 
-      // Velocity-Verlet: q at the end of the step from the start's acceleration; the damping
-      // of the end acceleration reads the predicted velocity q' + h q''.
+      // One velocity-Verlet step (ModalSteppingRun::verlet_step) with the closed set's
+      // constrained acceleration, then the impacts and the projection.
       void step(const double t)
       {
-        q_ += h_ * v_ + 0.5 * h_ * h_ * a_;
-        const Eigen::VectorXd v_predicted = v_ + h_ * a_;
-        const auto            closing     = closings(0.0, v_predicted);
-        const Eigen::VectorXd f_end       = P_.load(t);
-        Eigen::VectorXd       a_end =
-          f_end - P_.damping().cwiseProduct(v_predicted) - P_.omegas().cwiseAbs2().cwiseProduct(q_);
-        constrain(a_end, t);
-        const Eigen::VectorXd v_start = v_;
-        v_ += 0.5 * h_ * (a_ + a_end);
-        recorder_.add_step_work(v_start, f_, v_, f_end);
+        std::vector<unsigned int> closing;
+        verlet_step(t, [&](Eigen::VectorXd &a_end, const Eigen::VectorXd &v_predicted) {
+          closing = closings(0.0, v_predicted);
+          constrain(a_end, t);
+        });
         // The constraint forces act over the step: their impulse reaches the history.
         recorder_.impulse_since_row += h_ * force_;
         if (projection_ || !closing.empty())
           close_and_project(closing, t);
-        a_ = a_end;
-        f_ = f_end;
       }
 
       // The closed contacts after a step: their sticking time and how far they drifted.
@@ -294,20 +287,14 @@ namespace vibroimpact::integrators
 
   namespace
   {
-    class ModalUdwadiaKalabaSolver : public SolverBase<ModalUdwadiaKalabaSolver, ModalUdwadiaKalabaSettings>
+    class ModalUdwadiaKalabaSolver
+      : public IntegratorSolverBase<ModalUdwadiaKalabaSolver, ModalUdwadiaKalabaSettings, ModalUdwadiaKalaba>
     {
     public:
-      std::string name() const override { return "modal-uk"; }
-      std::string description() const override
-      {
-        return "modal Udwadia-Kalaba with intermittent constraints, e = 0 impacts, geometric projection, "
-               "velocity-Verlet (Antunes et al.)";
-      }
-      std::string parameter_section() const override { return "Modal Udwadia-Kalaba"; }
-      void        bind_parameters(io::ParameterSection &section) override
-      {
-        bind_modal_udwadia_kalaba_parameters(section, settings_);
-      }
+      static constexpr SolverIdentity identity{"modal-uk",
+                                               "modal Udwadia-Kalaba with intermittent constraints, e = 0 impacts, "
+                                               "geometric projection, velocity-Verlet (Antunes et al.)",
+                                               "Modal Udwadia-Kalaba"};
 
       void check(const model::StructuralModel &model, const RunControl &control, const std::string &file) const override
       {
@@ -320,12 +307,6 @@ namespace vibroimpact::integrators
       }
 
       bool takes_spatial_supports() const override { return true; }
-
-      RunSummary run(const model::StructuralModel &model, const RunControl &control,
-                     ResponseObserver &observer) const override
-      {
-        return ModalUdwadiaKalaba(model, settings_).run(control, observer);
-      }
     };
 
     const SolverRegistration<ModalUdwadiaKalabaSolver> registration;

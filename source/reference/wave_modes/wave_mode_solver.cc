@@ -19,6 +19,20 @@
 
 namespace vibroimpact::reference
 {
+  void bind_settings(io::ParameterSection &section, WaveModeSettings &settings)
+  {
+    section.add("Number of modes", settings.n_modes, 1, 100000,
+                "N: coupled beam-rod modes in contact; apart, the N lowest of the cantilever's and the rod's "
+                "modes together (the same frequency band).");
+    section.add("Time step", settings.time_step, io::positive(),
+                "Sampling step (s): the solution is exact in time; the step only samples it and brackets the "
+                "switches (a contact or separation that begins and ends within one step is missed).");
+    section.add("Switch tolerance", settings.switch_tolerance, io::positive(),
+                "Width (s) of the bracket at which TOMS 748 stops locating a contact or a separation.");
+    section.add("Maximum switches", settings.max_switches, 1, std::numeric_limits<unsigned int>::max(),
+                "The run fails beyond this number of contact and separation switches.");
+  }
+
   using integrators::ContactEvent;
   using integrators::ResponseObserver;
   using integrators::ResponseSample;
@@ -860,26 +874,11 @@ namespace vibroimpact::reference
     class WaveModeSolver : public integrators::SolverBase<WaveModeSolver, WaveModeSettings>
     {
     public:
-      std::string name() const override { return "wave-modes"; }
-      std::string description() const override
-      {
-        return "transient wave-mode reference (Yin et al. 2007): a clamped-free beam tip on a fixed-free rod, "
-               "solved on the continuum in coupled and free modes with closed-form time functions";
-      }
-      std::string parameter_section() const override { return "Wave modes"; }
-      void        bind_parameters(io::ParameterSection &section) override
-      {
-        section.add("Number of modes", settings_.n_modes, 1, 100000,
-                    "N: coupled beam-rod modes in contact; apart, the N lowest of the cantilever's and the rod's "
-                    "modes together (the same frequency band).");
-        section.add("Time step", settings_.time_step, io::positive(),
-                    "Sampling step (s): the solution is exact in time; the step only samples it and brackets the "
-                    "switches (a contact or separation that begins and ends within one step is missed).");
-        section.add("Switch tolerance", settings_.switch_tolerance, io::positive(),
-                    "Width (s) of the bracket at which TOMS 748 stops locating a contact or a separation.");
-        section.add("Maximum switches", settings_.max_switches, 1, std::numeric_limits<unsigned int>::max(),
-                    "The run fails beyond this number of contact and separation switches.");
-      }
+      static constexpr integrators::SolverIdentity identity{
+        "wave-modes",
+        "transient wave-mode reference (Yin et al. 2007): a clamped-free beam tip on a fixed-free rod, solved on "
+        "the continuum in coupled and free modes with closed-form time functions",
+        "Wave modes"};
 
       void check(const model::StructuralModel &model, const RunControl &, const std::string &file) const override
       {
