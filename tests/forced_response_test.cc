@@ -167,6 +167,18 @@ TEST(ForcedResponse, ImpactOscillatorBranchIsTheClosedFormWithoutJumps)
         ++folds;
       }
   EXPECT_EQ(folds, 1u);
+  // The grazing where the unstable one-impact orbit meets the orbit without impacts: its impact
+  // velocity vanishes there, located (by the orbits' extrapolation to V = 0) to 1e-8 of the
+  // closed form's frequency, where the linear response's amplitude is the gap.
+  const double closed_grazing = periodic::forced_grazing_frequencies(oscillator).at(0);
+  unsigned int vanishing      = 0;
+  for (const auto &p : branch.points)
+    if (p.special == "grazing" && p.impacts == 1 && p.min_impact_velocity < 1e-3)
+      {
+        EXPECT_NEAR(p.frequency, closed_grazing, 1e-8 * closed_grazing);
+        ++vanishing;
+      }
+  EXPECT_EQ(vanishing, 1u);
   std::cout << std::setprecision(12) << "impact oscillator branch: " << branch.points.size() << " points, "
             << one_impact << " with one impact (" << stable << " stable)\n";
   for (const auto &p : branch.points)
