@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <iomanip>
 #include <iostream>
 
@@ -190,4 +191,69 @@ TEST(ForcedResponse, ImpactOscillatorBranchIsTheClosedFormWithoutJumps)
           std::cout << " (closed form " << nearest_closed_form(p).impact_velocity << ")";
         std::cout << "\n";
       }
+}
+
+// Continuation/Direction = down: the same example from 2 rad/s down to 0.5, as a sweep down
+// meets it. The orbit without impacts reaches the stop at the closed form's grazing frequency
+// (located from that side by its open gap, to 1e-8); below it that orbit does not exist, and the
+// branch goes on to the stable one-impact orbit with a visible break (`jumped`), where a sweep
+// down jumps. Every one-impact orbit on the way down is the closed form's.
+TEST(ForcedResponse, ImpactOscillatorDownwardBranchMeetsTheGrazingAndTheClosedForm)
+{
+  auto setup = studies::prepare_continuation(
+    test_cases::load_case(test_cases::example("impact_oscillator"), {"Continuation/Direction=down"}));
+  const auto branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+  ASSERT_FALSE(branch.points.empty()) << branch.stop_reason;
+  EXPECT_NEAR(branch.points.front().frequency, 2.0, 1e-12);
+  EXPECT_NEAR(branch.points.back().frequency, 0.5, 1e-3) << branch.stop_reason;
+  const double closed_grazing = periodic::forced_grazing_frequencies(oscillator).at(0);
+  unsigned int grazings = 0, one_impact = 0;
+  for (const auto &p : branch.points)
+    {
+      if (p.special == "grazing" && p.impacts == 0)
+        {
+          EXPECT_NEAR(p.frequency, closed_grazing, 1e-8 * closed_grazing);
+          ++grazings;
+        }
+      if (p.impacts != 1 || p.sticking_phases != 0 || !p.admissible || !p.special.empty())
+        continue;
+      const auto closed = nearest_closed_form(p);
+      EXPECT_LT((closed.state_at_zero - p.state).norm(), 1e-8 * (1 + p.state.norm())) << "omega " << p.frequency;
+      ++one_impact;
+    }
+  EXPECT_EQ(grazings, 1u);
+  EXPECT_GE(one_impact, 10u);
+}
+
+// A Neimark–Sacker point of the pinned beam's forced response (examples/pinned_beam_frequency_sweep,
+// 14 impacts a period, 4 modes): between 8.95 and 9.1 rad/s a complex pair of Floquet multipliers
+// leaves the unit circle; the point is located where the pair's modulus is 1 (to 1e-8), the
+// orbits before it stable and after it unstable through that pair.
+TEST(ForcedResponse, BeamNeimarkSackerIsLocatedWhereAComplexPairCrossesTheUnitCircle)
+{
+  auto setup = studies::prepare_continuation(
+    test_cases::load_case(test_cases::example("pinned_beam_frequency_sweep"),
+                          {"Continuation/Minimum frequency=8.95", "Continuation/Maximum frequency=9.1"}));
+  const auto branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+  const auto largest = [](const periodic::BranchPoint &p) {
+    std::complex<double> mu = 0;
+    for (const auto &m : p.multipliers)
+      if (std::abs(m) > std::abs(mu))
+        mu = m;
+    return mu;
+  };
+  unsigned int located = 0;
+  for (std::size_t k = 1; k + 1 < branch.points.size(); ++k)
+    if (branch.points[k].special == "Neimark-Sacker")
+      {
+        const auto mu = largest(branch.points[k]);
+        EXPECT_NEAR(std::abs(mu), 1.0, 1e-8) << "omega " << branch.points[k].frequency;
+        EXPECT_GT(std::abs(mu.imag()), 1e-3) << "a complex pair, not a real multiplier at +1 or -1";
+        const double before = std::abs(largest(branch.points[k - 1])), after = std::abs(largest(branch.points[k + 1]));
+        EXPECT_LT((before - 1) * (after - 1), 0) << "the pair crosses the unit circle between the neighbours";
+        std::cout << std::setprecision(12) << "Neimark-Sacker at omega " << branch.points[k].frequency << ", mu " << mu
+                  << " (neighbours' |mu| " << before << ", " << after << ")\n";
+        ++located;
+      }
+  EXPECT_EQ(located, 1u) << branch.stop_reason;
 }

@@ -64,11 +64,8 @@ namespace vibroimpact::integrators
         }
       Eigen::VectorXd gap = P_.gap0() + P_.contact_rows() * q;
       Eigen::VectorXd pu = P_.probe_rows() * q, pv = P_.probe_rows() * v;
-      s.gap                          = &gap;
-      s.probe_u                      = &pu;
-      s.probe_v                      = &pv;
-      s.impulse                      = &impulse_since_row;
-      s.contact_force                = &contact_force;
+      s.set_fields(&gap, &pu, &pv);
+      s.set_contacts(&impulse_since_row, &contact_force);
       s.frame                        = frame;
       s.energy.kinetic               = P_.kinetic_energy(v);
       s.energy.potential             = P_.potential_energy(q) + P_.spring_energy(q); // strain and elastic contacts

@@ -971,6 +971,35 @@ namespace vibroimpact::periodic
       return signed_root_det(J.topLeftCorner(n, n) + 2 * Matrix::Identity(n, n));
     }
 
+    // A Neimark–Sacker point (forced responses): a complex pair of multipliers μ, μ̄ crossing the
+    // unit circle, where μ μ̄ = 1, i.e. where det(M ⊙ M − I) vanishes, M ⊙ M the bialternate
+    // product of the monodromy matrix M = (M − I) + I with itself (Kuznetsov, Elements of Applied
+    // Bifurcation Theory, §10.2), entries m_pr m_qs − m_ps m_qr over index pairs p > q, r > s. A
+    // real pair μ, 1/μ (a neutral saddle) also makes it vanish: the located point is checked.
+    double neimark_sacker_test(const Matrix &J, const Eigen::Index n)
+    {
+      const Matrix M = J.topLeftCorner(n, n) + Matrix::Identity(n, n);
+      const Eigen::Index size = n * (n - 1) / 2;
+      if (size == 0)
+        return 1.0;
+      Matrix B(size, size);
+      for (Eigen::Index p = 1, row = 0; p < n; ++p)
+        for (Eigen::Index q = 0; q < p; ++q, ++row)
+          for (Eigen::Index r = 1, col = 0; r < n; ++r)
+            for (Eigen::Index s = 0; s < r; ++s, ++col)
+              B(row, col) = M(p, r) * M(q, s) - M(p, s) * M(q, r);
+      return signed_root_det(B - Matrix::Identity(size, size));
+    }
+
+    // Whether a located point has a complex pair of multipliers on the unit circle.
+    bool complex_pair_on_unit_circle(const BranchPoint &point)
+    {
+      for (const auto &mu : point.multipliers)
+        if (std::abs(mu.imag()) > 1e-6 * std::abs(mu) && std::abs(std::abs(mu) - 1) < 1e-6)
+          return true;
+      return false;
+    }
+
     // Where the test function changes sign between the consecutive points a and b of one stretch:
     // Illinois false position in the arc length s along their secant, each orbit found on the
     // plane tᵀz = tᵀz_a + s, to 1e-12 of the secant's length (the parameter there to ~1e-12).
@@ -1014,9 +1043,9 @@ namespace vibroimpact::periodic
       return found;
     }
 
-    // Folds, branch points and period doublings located between consecutive points of one
-    // stretch (same contacts, no restart between) where their test function changes sign, and
-    // inserted there (BranchPoint::special). A fold is where the parameter turns; a sign change
+    // Folds, branch points, period doublings and (forced responses) Neimark–Sacker points located
+    // between consecutive points of one stretch (same contacts, no restart between) where their
+    // test function changes sign, and inserted there (BranchPoint::special). A fold is where the parameter turns; a sign change
     // of the same test where it does not is a branch point.
     void locate_special_points(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
                                const ContinuationSettings &settings, Branch &branch)
@@ -1045,6 +1074,14 @@ namespace vibroimpact::periodic
                   doubling->special = "period doubling";
                   found.push_back(*doubling);
                 }
+              // A conservative family keeps its pairs on the unit circle: forced responses only.
+              if (!free)
+                if (auto torus = locate_between(solver, a, b, neimark_sacker_test, n);
+                    torus && complex_pair_on_unit_circle(*torus))
+                  {
+                    torus->special = "Neimark-Sacker";
+                    found.push_back(*torus);
+                  }
               const auto along = [&](const BranchPoint &p) { return (solver.z(p) - solver.z(a)).norm(); };
               std::sort(found.begin(), found.end(), [&](const auto &x, const auto &y) { return along(x) < along(y); });
               points.insert(points.end(), found.begin(), found.end());
@@ -1440,9 +1477,11 @@ namespace vibroimpact::periodic
   {
     if (!flow.forced())
       throw std::invalid_argument("a forced response needs a harmonic load");
-    // Without a guess, the damped response settles from rest over some forcing periods.
-    const double T0    = 2 * M_PI / settings.min_frequency;
-    flow.set_forcing_frequency(settings.min_frequency);
+    // From the lower end up, or from the upper end down (Direction). Without a guess, the damped
+    // response settles from rest over some forcing periods.
+    const double first = settings.direction < 0 ? settings.max_frequency : settings.min_frequency;
+    const double T0    = 2 * M_PI / first;
+    flow.set_forcing_frequency(first);
     Vector start = x0;
     if (start.size() == 0)
       {
@@ -1456,8 +1495,8 @@ namespace vibroimpact::periodic
           }
         bar.finish();
       }
-    Branch branch = run_with_restarts(flow, &flow, settings, start, T0, settings.min_frequency,
-                                      settings.min_frequency, settings.max_frequency, progress);
+    Branch branch = run_with_restarts(flow, &flow, settings, start, T0, first, settings.min_frequency,
+                                      settings.max_frequency, progress);
     branch.family = "forced";
     return branch;
   }

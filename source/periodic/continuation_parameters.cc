@@ -48,9 +48,12 @@ namespace vibroimpact::periodic
       s.add("Maximum energy factor", c.max_energy_factor, io::positive(),
             "The energy bound, as a multiple of the grazing energy, when Maximum energy = 0.");
       s.add("Minimum frequency", p.min_frequency, io::non_negative(),
-            "rad/s. Free: a family stops below it; forced: the first forcing frequency.");
+            "rad/s. Free: a family stops below it; forced: the lower end of the frequencies.");
       s.add("Maximum frequency", p.max_frequency, io::non_negative(),
-            "rad/s. Free: a family stops above it (0: no bound); forced: the last forcing frequency.");
+            "rad/s. Free: a family stops above it (0: no bound); forced: the upper end.");
+      s.add("Direction", p.direction, io::Choices<double>{{"up", 1.0}, {"down", -1.0}},
+            "Forced: up from Minimum to Maximum frequency, or down from Maximum to Minimum (what a sweep down "
+            "follows: past a fold the two directions end on different branches).");
     }
 
     // The arc-length steps, Newton, stability and restarts.

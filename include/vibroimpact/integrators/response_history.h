@@ -81,6 +81,20 @@ namespace vibroimpact::integrators
     const std::vector<SupportSample> *supports = nullptr;
     EnergyTerms   energy;
     bool          frame = false;   // also a VTK frame time
+
+    // The contacts' impulses since the previous sample and their forces (null: the mean).
+    void set_contacts(const Vector *impulses, const Vector *forces)
+    {
+      impulse       = impulses;
+      contact_force = forces;
+    }
+    // The gaps and the probes' u and v, from a solver that knows them without u and v.
+    void set_fields(const Vector *gaps, const Vector *probe_displacements, const Vector *probe_velocities)
+    {
+      gap     = gaps;
+      probe_u = probe_displacements;
+      probe_v = probe_velocities;
+    }
   };
 
   struct ContactEvent

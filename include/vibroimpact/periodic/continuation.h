@@ -29,11 +29,13 @@ namespace vibroimpact::periodic
     unsigned int cycles              = 1;
     double       start_energy_factor = 1.05;
     // Sign of the first step in the parameter: +1 up, −1 down (a family that leaves grazing toward
-    // lower energies). continue_free_family from a linear mode sets it from the start orbit.
+    // lower energies). continue_free_family from a linear mode sets it from the start orbit; a
+    // forced response starts at max_frequency when it is −1 (Continuation/Direction).
     double       direction           = 1.0;
     double       min_energy          = 0.0;
     double       max_energy          = std::numeric_limits<double>::infinity();
-    // Forced orbits: the frequency range (rad/s), continued from `min_frequency` upwards.
+    // Forced orbits: the frequency range (rad/s), continued from `min_frequency` upwards (or from
+    // `max_frequency` downwards, direction −1).
     double       min_frequency = 0.0;
     double       max_frequency = std::numeric_limits<double>::infinity();
     unsigned int max_points    = 100;

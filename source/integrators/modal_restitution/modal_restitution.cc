@@ -497,8 +497,7 @@ namespace vibroimpact::integrators
       sample.time                      = t;
       sample.u                         = &u;
       sample.v                         = &w;
-      sample.impulse                   = &impulse_since_row_;
-      sample.contact_force             = &force;
+      sample.set_contacts(&impulse_since_row_, &force);
       sample.energy.kinetic            = P_.kinetic_energy(v);
       sample.energy.potential          = P_.potential_energy(q);
       sample.energy.impact_dissipation = dissipated_;

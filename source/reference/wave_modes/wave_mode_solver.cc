@@ -788,12 +788,9 @@ namespace vibroimpact::reference
       row_probe_v_ = b.probe_values * qd_ + Fd * b.probe_static_force;
       ResponseSample s;
       s.time          = t;
-      s.gap           = &row_gap_;
-      s.contact_force = &row_force_;
-      s.impulse       = &row_impulse_;
-      s.probe_u       = &row_probe_u_;
-      s.probe_v       = &row_probe_v_;
-      s.frame         = frame;
+      s.set_fields(&row_gap_, &row_probe_u_, &row_probe_v_);
+      s.set_contacts(&row_impulse_, &row_force_);
+      s.frame = frame;
       if (frame || dofs)
         {
           row_u_ = b.dof_values * q_ + F * b.dof_static_force + b.dof_static_gap;
