@@ -257,3 +257,32 @@ TEST(ForcedResponse, BeamNeimarkSackerIsLocatedWhereAComplexPairCrossesTheUnitCi
       }
   EXPECT_EQ(located, 1u) << branch.stop_reason;
 }
+
+// A chatter-sticking transition of the pinned beam's forced response: going back down from its
+// turn at 5.66 rad/s, the orbit with 33 impacts and 2 sticking phases a period ends at 5.10657
+// rad/s, where the chatter time of the impact law turns a chatter sequence into a third sticking
+// phase (34 impacts, 3 sticking phases after it). The end is located (bisection of the stretch's
+// kind) and marked `chatter-sticking`, not `grazing`, and the branch goes on past it without a
+// break.
+TEST(ForcedResponse, BeamChatterStickingTransitionIsMarked)
+{
+  auto setup = studies::prepare_continuation(
+    test_cases::load_case(test_cases::example("pinned_beam_frequency_sweep"),
+                          {"Continuation/Maximum frequency=5.7", "Continuation/Maximum points=110"}));
+  const auto   branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+  unsigned int marked = 0;
+  for (std::size_t k = 1; k + 1 < branch.points.size(); ++k)
+    if (branch.points[k].special == "chatter-sticking")
+      {
+        const auto &before = branch.points[k - 1], &at = branch.points[k], &after = branch.points[k + 1];
+        EXPECT_EQ(at.sticking_phases, before.sticking_phases) << "the end of the stretch is of the stretch's kind";
+        EXPECT_NE(after.sticking_phases, at.sticking_phases) << "past it, a sticking phase more or fewer";
+        EXPECT_FALSE(after.jumped) << "omega " << after.frequency;
+        EXPECT_LT(std::abs(after.frequency - at.frequency), 1e-2 * at.frequency) << "the branch goes on nearby";
+        std::cout << std::setprecision(12) << "chatter-sticking at omega " << at.frequency << ": " << at.impacts
+                  << " impacts, " << at.sticking_phases << " sticking phases -> " << after.impacts << ", "
+                  << after.sticking_phases << "\n";
+        ++marked;
+      }
+  EXPECT_GE(marked, 1u) << branch.stop_reason;
+}

@@ -101,7 +101,8 @@ def test_continue_returns_branch_special_points_orbits_and_warnings(tmp_path):
     assert np.isnan(result.branch["grazing_gap"]).any() and result.branch["special"].dtype.kind == "U"
     special = result.special_points
     assert len(special["point"]) == np.count_nonzero(result.branch["special"] != "") > 0
-    assert set(special["special"]) <= {"fold", "branch point", "period doubling", "grazing"}
+    assert set(special["special"]) <= {"fold", "branch point", "period doubling", "Neimark-Sacker", "grazing",
+                                       "chatter-sticking"}
 
     assert sorted(result.orbits) == ["orbit_0_0", "orbit_0_12"]
     for name, orbit in result.orbits.items():

@@ -1160,7 +1160,7 @@ namespace vibroimpact::periodic
     {
       const double here = branch_parameter(grazing, free);
       return std::any_of(points.begin(), points.end(), [&](const BranchPoint &p) {
-        return p.special == "grazing" && same_contacts(p, grazing) &&
+        return (p.special == "grazing" || p.special == "chatter-sticking") && same_contacts(p, grazing) &&
                std::abs(branch_parameter(p, free) - here) <= 1e-8 * std::abs(here);
       });
     }
@@ -1243,6 +1243,7 @@ namespace vibroimpact::periodic
                                                        branch_parameter(stretch[stretch.size() - 2], free) ? 1.0 : -1.0)
                                                     : settings.direction;
           BranchPoint end = last;
+          std::optional<std::size_t> located_at; // index of the located end in total.points
           if (!free && stretch.size() >= 2)
             {
               OrbitSolver solver(flow, forced_flow, settings, last);
@@ -1256,6 +1257,7 @@ namespace vibroimpact::periodic
                                           std::to_string(branch_parameter(end, free)) + " was passed before";
                       break;
                     }
+                  located_at = total.points.size();
                   total.points.push_back(end);
                   if (progress)
                     progress(end, static_cast<unsigned int>(total.points.size() - 1));
@@ -1271,6 +1273,11 @@ namespace vibroimpact::periodic
               total.stop_reason = "no orbit beyond the last point (" + total.restarts.back() + ")";
               break;
             }
+          // A located end past which the orbits gain or lose a sticking phase is where the chatter
+          // time of the impact law turns a chatter sequence into sticking (or back): marked so.
+          if (located_at && !found->points.empty() && !found->points.front().jumped &&
+              found->points.front().sticking_phases != total.points[*located_at].sticking_phases)
+            total.points[*located_at].special = "chatter-sticking";
           total.points.insert(total.points.end(), found->points.begin(), found->points.end());
           total.failed         = found->failed;
           total.stop_reason    = found->stop_reason;

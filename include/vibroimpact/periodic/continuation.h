@@ -98,7 +98,8 @@ namespace vibroimpact::periodic
     bool         jumped = false;
     static constexpr double jump_tolerance = 0.03;
     // A located special point (inserted between the continuation's points): "fold", "branch
-    // point", "period doubling", "Neimark-Sacker" or "grazing"; empty elsewhere.
+    // point", "period doubling", "Neimark-Sacker", "grazing" or "chatter-sticking" (a forced
+    // orbit gains or loses a sticking phase there: the impact law's chatter time); empty elsewhere.
     std::string special;
     Vector       state;             // x0
   };
