@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vibroimpact::integrators
@@ -87,5 +88,25 @@ namespace vibroimpact::integrators
     std::vector<Eigen::VectorXd>     load_shapes_; // Φᵀ s_k
     std::vector<model::TimeFunction> load_times_;
     std::string                      method_;
+  };
+
+  // What a modal integrator (modal-cor, modal-uk, modal-penalty) is made of, once per model: its
+  // settings and the projection on the modes they ask for (n_modes, damping_ratios,
+  // mode_source); its run() may then be called many times.
+  template <typename Settings>
+  class ModalIntegrator
+  {
+  public:
+    const Settings        &settings() const { return settings_; }
+    const ModalProjection &projection() const { return projection_; }
+
+  protected:
+    ModalIntegrator(const model::StructuralModel &model, Settings settings)
+      : settings_(std::move(settings))
+      , projection_(model, settings_.n_modes, settings_.damping_ratios, settings_.mode_source)
+    {}
+
+    Settings        settings_;
+    ModalProjection projection_;
   };
 } // namespace vibroimpact::integrators

@@ -57,7 +57,7 @@ namespace vibroimpact::integrators
 
   // The solver for one model: the modal projection is computed once by the constructor; run()
   // may be called many times and keeps no state between calls.
-  class ModalRestitution
+  class ModalRestitution : public ModalIntegrator<ModalRestitutionSettings>
   {
   public:
     // Throws std::invalid_argument on bad settings or when the model has fewer DoFs than modes.
@@ -69,16 +69,12 @@ namespace vibroimpact::integrators
     // numerical failure (more than max_events events, a singular constraint system).
     RunSummary run(const RunControl &control, ResponseObserver &observer) const;
 
-    const ModalRestitutionSettings &settings() const { return settings_; }
-    const ModalProjection          &projection() const { return projection_; }
-    const Eigen::VectorXd          &omegas() const { return projection_.omegas(); }
+    const Eigen::VectorXd &omegas() const { return projection_.omegas(); }
     // b = H Φ: one row per contact, N columns.
     const Eigen::MatrixXd &modal_contact_rows() const { return projection_.contact_rows(); }
 
   private:
-    ModalRestitutionSettings settings_;
-    ModalProjection          projection_;
-    Eigen::VectorXd          restitution_;
+    Eigen::VectorXd restitution_;
   };
 
   // The modal CoR map (eq. 28) in isolation: given b = H Φ (a row of the modal contact matrix),

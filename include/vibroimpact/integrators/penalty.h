@@ -29,7 +29,7 @@ namespace vibroimpact::integrators
   // The "Modal penalty" subsection.
   void bind_settings(io::ParameterSection &section, ModalPenaltySettings &settings);
 
-  class ModalPenalty
+  class ModalPenalty : public ModalIntegrator<ModalPenaltySettings>
   {
   public:
     // Throws std::invalid_argument on k_p ≤ 0, μ_p < 0, k_t ≤ 0, h ≤ 0 or more modes than DoFs.
@@ -39,11 +39,7 @@ namespace vibroimpact::integrators
     // Summary counters: contact episodes, deepest penetration.
     RunSummary run(const RunControl &control, ResponseObserver &observer) const;
 
-    const ModalProjection &projection() const { return projection_; }
-
   private:
-    ModalPenaltySettings            settings_;
-    ModalProjection                 projection_;
     std::shared_ptr<const SpatialPenalty> spatial_; // the supports on the modes, at rest
   };
 } // namespace vibroimpact::integrators

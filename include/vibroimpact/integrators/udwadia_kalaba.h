@@ -28,7 +28,7 @@ namespace vibroimpact::integrators
   // The "Modal Udwadia-Kalaba" subsection.
   void bind_settings(io::ParameterSection &section, ModalUdwadiaKalabaSettings &settings);
 
-  class ModalUdwadiaKalaba
+  class ModalUdwadiaKalaba : public ModalIntegrator<ModalUdwadiaKalabaSettings>
   {
   public:
     // Throws std::invalid_argument when the model has fewer DoFs than modes or h is not positive.
@@ -39,11 +39,7 @@ namespace vibroimpact::integrators
     // of a closed contact after a step.
     RunSummary run(const RunControl &control, ResponseObserver &observer) const;
 
-    const ModalProjection &projection() const { return projection_; }
-
   private:
-    ModalUdwadiaKalabaSettings         settings_;
-    ModalProjection                    projection_;
     std::vector<model::SpatialSupport> supports_; // frictionless spatial supports, if any
   };
 } // namespace vibroimpact::integrators

@@ -124,8 +124,7 @@ namespace vibroimpact::integrators
 
 
   ModalRestitution::ModalRestitution(const model::StructuralModel &model, ModalRestitutionSettings settings)
-    : settings_(std::move(settings))
-    , projection_(model, settings_.n_modes, settings_.damping_ratios, settings_.mode_source)
+    : ModalIntegrator(model, std::move(settings))
   {
     const auto &s = settings_;
     if (!(s.epsilon >= 0) || !(s.absolute_tolerance > 0) || !(s.relative_tolerance >= 0) || s.samples_per_step == 0 ||

@@ -32,8 +32,7 @@ namespace vibroimpact::integrators
   }
 
   ModalPenalty::ModalPenalty(const model::StructuralModel &model, ModalPenaltySettings settings)
-    : settings_(std::move(settings))
-    , projection_(model, settings_.n_modes, settings_.damping_ratios, settings_.mode_source)
+    : ModalIntegrator(model, std::move(settings))
   {
     if (!(settings_.time_step > 0) || !(settings_.stiffness > 0) || !(settings_.damping >= 0) ||
         !(settings_.tangential_stiffness > 0))

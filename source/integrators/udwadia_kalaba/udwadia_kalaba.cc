@@ -39,8 +39,7 @@ namespace vibroimpact::integrators
   } // namespace
 
   ModalUdwadiaKalaba::ModalUdwadiaKalaba(const model::StructuralModel &model, ModalUdwadiaKalabaSettings settings)
-    : settings_(std::move(settings))
-    , projection_(model, settings_.n_modes, settings_.damping_ratios, settings_.mode_source)
+    : ModalIntegrator(model, std::move(settings))
     , supports_(model.spatial_supports)
   {
     if (!(settings_.time_step > 0))
