@@ -53,7 +53,8 @@ namespace vibroimpact::periodic
             "rad/s. Free: a family stops above it (0: no bound); forced: the upper end.");
       s.add("Direction", p.direction, io::Choices<double>{{"up", 1.0}, {"down", -1.0}},
             "Forced: up from Minimum to Maximum frequency, or down from Maximum to Minimum (what a sweep down "
-            "follows: past a fold the two directions end on different branches).");
+            "follows: past a fold the two directions end on different branches). Free: the sign of the first "
+            "step in energy, where the start does not set it.");
     }
 
     // The arc-length steps, Newton, stability and restarts.
