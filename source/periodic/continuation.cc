@@ -974,21 +974,30 @@ namespace vibroimpact::periodic
     // A Neimark–Sacker point (forced responses): a complex pair of multipliers μ, μ̄ crossing the
     // unit circle, where μ μ̄ = 1, i.e. where det(M ⊙ M − I) vanishes, M ⊙ M the bialternate
     // product of the monodromy matrix M = (M − I) + I with itself (Kuznetsov, Elements of Applied
-    // Bifurcation Theory, §10.2), entries m_pr m_qs − m_ps m_qr over index pairs p > q, r > s. A
-    // real pair μ, 1/μ (a neutral saddle) also makes it vanish: the located point is checked.
+    // Bifurcation Theory, §10.2). Its eigenvalues are the products μ_i μ_j (i < j), so the
+    // determinant is Π (μ_i μ_j − 1): computed from M's n eigenvalues (O(n³)), not from the
+    // bialternate matrix itself (n²/2 square, O(n⁶)), with signed_root_det's scaling. The set of
+    // multipliers is closed under conjugation, so the product is real: its sign is that of the
+    // cosine of its summed arguments. A real pair μ, 1/μ (a neutral saddle) also makes it vanish:
+    // the located point is checked.
     double neimark_sacker_test(const Matrix &J, const Eigen::Index n)
     {
       const Matrix M = J.topLeftCorner(n, n) + Matrix::Identity(n, n);
-      const Eigen::Index size = n * (n - 1) / 2;
-      if (size == 0)
+      if (n < 2)
         return 1.0;
-      Matrix B(size, size);
-      for (Eigen::Index p = 1, row = 0; p < n; ++p)
-        for (Eigen::Index q = 0; q < p; ++q, ++row)
-          for (Eigen::Index r = 1, col = 0; r < n; ++r)
-            for (Eigen::Index s = 0; s < r; ++s, ++col)
-              B(row, col) = M(p, r) * M(q, s) - M(p, s) * M(q, r);
-      return signed_root_det(B - Matrix::Identity(size, size));
+      const Eigen::VectorXcd mu = Eigen::EigenSolver<Matrix>(M, false).eigenvalues();
+      double log_size = 0, angle = 0;
+      for (Eigen::Index i = 1; i < n; ++i)
+        for (Eigen::Index j = 0; j < i; ++j)
+          {
+            const std::complex<double> factor = mu[i] * mu[j] - 1.0;
+            if (factor == 0.0)
+              return 0.0;
+            log_size += std::log(std::abs(factor));
+            angle += std::arg(factor);
+          }
+      const double pairs = static_cast<double>(n * (n - 1) / 2);
+      return (std::cos(angle) < 0 ? -1.0 : 1.0) * std::exp(log_size / pairs);
     }
 
     // Whether a located point has a complex pair of multipliers on the unit circle.
@@ -1003,7 +1012,9 @@ namespace vibroimpact::periodic
     // Where the test function changes sign between the consecutive points a and b of one stretch:
     // Illinois false position in the arc length s along their secant, each orbit found on the
     // plane tᵀz = tᵀz_a + s, to 1e-12 of the secant's length (the parameter there to ~1e-12).
+    // Ja and Jb: ∂F/∂X at a and b (each flowed once for all the tests).
     std::optional<BranchPoint> locate_between(OrbitSolver &solver, const BranchPoint &a, const BranchPoint &b,
+                                              const Matrix &Ja, const Matrix &Jb,
                                               const std::function<double(const Matrix &, Eigen::Index)> &test,
                                               const Eigen::Index n)
     {
@@ -1012,7 +1023,7 @@ namespace vibroimpact::periodic
       if (!(length > 0))
         return std::nullopt;
       const Vector t  = (zb - za) / length;
-      double       lo = 0, hi = length, f_lo = test(solver.jacobian(za), n), f_hi = test(solver.jacobian(zb), n);
+      double       lo = 0, hi = length, f_lo = test(Ja, n), f_hi = test(Jb, n);
       if (!(f_lo * f_hi < 0))
         return std::nullopt;
       std::optional<BranchPoint> found;
@@ -1056,27 +1067,33 @@ namespace vibroimpact::periodic
       const Eigen::Index n    = flow.dimension();
       OrbitSolver        solver(flow, forced_flow, settings, branch.points.front());
       std::vector<BranchPoint> points{branch.points.front()};
-      for (std::size_t k = 1; k < branch.points.size(); ++k)
+      // ∂F/∂X at each point, flowed once: it is the end of one pair and the start of the next.
+      std::optional<Matrix> J_a, J_b;
+      for (std::size_t k = 1; k < branch.points.size(); ++k, J_a = std::move(J_b), J_b.reset())
         {
           const BranchPoint &a = branch.points[k - 1], &b = branch.points[k];
           if (same_contacts(a, b) && !b.restarted && a.special.empty() && b.special.empty())
             {
+              if (!J_a)
+                J_a = solver.jacobian(solver.z(a));
+              J_b = solver.jacobian(solver.z(b));
+              const auto locate = [&](const auto &test) { return locate_between(solver, a, b, *J_a, *J_b, test, n); };
               std::vector<BranchPoint> found;
-              if (auto fold = locate_between(solver, a, b, fold_test, n))
+              if (auto fold = locate(fold_test))
                 {
                   const double pa = branch_parameter(a, free), pf = branch_parameter(*fold, free),
                                pb = branch_parameter(b, free);
                   fold->special = (pf - pa) * (pb - pf) < 0 ? "fold" : "branch point";
                   found.push_back(*fold);
                 }
-              if (auto doubling = locate_between(solver, a, b, doubling_test, n))
+              if (auto doubling = locate(doubling_test))
                 {
                   doubling->special = "period doubling";
                   found.push_back(*doubling);
                 }
               // A conservative family keeps its pairs on the unit circle: forced responses only.
               if (!free)
-                if (auto torus = locate_between(solver, a, b, neimark_sacker_test, n);
+                if (auto torus = locate(neimark_sacker_test);
                     torus && complex_pair_on_unit_circle(*torus))
                   {
                     torus->special = "Neimark-Sacker";
