@@ -91,10 +91,10 @@ namespace vibroimpact::periodic
     double       unfolding = 0.0;   // α at convergence (0 for a true orbit)
     bool         fold = false, period_doubling = false, impacts_changed = false;
     bool         restarted = false; // the first point after a restart past a failure
-    // Free families: the step to this point changed the period by more than jump_tolerance:
-    // Newton may have landed on another family (regular steps change it by ~1 %), reported, not
-    // hidden. Forced responses (with `restarted`): a restart found only an orbit far from the
-    // last one, a visible break in the branch.
+    // The step to this point changed the period (forced: the forcing's) by more than
+    // jump_tolerance: Newton may have landed on another family (regular steps change it by ~1 %),
+    // reported, not hidden. With `restarted` (forced responses): a restart found only an orbit
+    // far from the last one, a visible break in the branch.
     bool         jumped = false;
     static constexpr double jump_tolerance = 0.03;
     // A located special point (inserted between the continuation's points): "fold", "branch
