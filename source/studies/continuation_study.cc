@@ -148,24 +148,27 @@ namespace vibroimpact::studies
       io::run_gnuplot(out / "fep.gp", gp.str());
     }
     // frc.png: each probe's amplitude (its largest |u| over the orbit) against the forcing
-    // frequency, stable parts solid, unstable dashed (a line breaks where stability changes),
-    // the located special points marked and named.
+    // frequency, stable parts solid, unstable dashed (a line breaks where stability changes and
+    // at each restart: awk puts a blank line, gnuplot's break, before every restarted row), the
+    // located special points marked by kind, one key entry per kind present.
     void plot_forced_response(io::OutputFolder &out, const io::CsvTable &table, const std::size_t n_branches)
     {
-      const auto column = [&](const std::string &name) {
+      const auto index = [&](const std::string &name) {
         for (std::size_t k = 0; k < table.columns.size(); ++k)
           if (table.columns[k].name == name)
-            return std::to_string(k + 1);
+            return k;
         throw std::logic_error("branch.csv has no column " + name);
       };
+      const auto column = [&](const std::string &name) { return std::to_string(index(name) + 1); };
       std::ostringstream gp;
       gp << "# Forced response curves of branch.csv (written by vibroimpact continue): amplitude against\n"
          << "# the forcing frequency, stable solid, unstable dashed, special points marked.\n"
-         << "set terminal pngcairo size 900,600\nset output 'frc.png'\nset datafile separator ','\n"
+         << "set terminal pngcairo size 900,600 noenhanced\nset output 'frc.png'\nset datafile separator ','\n"
          << "set key outside right\nset grid\nset xlabel 'forcing frequency [rad/s]'\n"
          << "set ylabel 'amplitude (largest |u| over the orbit)'\nplot ";
-      const std::string special = column("special");
-      bool              first   = true;
+      const std::string lines = "'< awk -F, ''NR > 1 { if ($" + column("restarted") + " == 1) print \"\"; print }'' branch.csv'";
+      const auto       &specials = table.columns[index("special")].cells;
+      bool              first    = true;
       for (const auto &c : table.columns)
         {
           if (c.name.rfind("amplitude_", 0) != 0)
@@ -174,16 +177,24 @@ namespace vibroimpact::studies
           for (std::size_t b = 0; b < n_branches; ++b)
             for (const int stable : {1, 0})
               {
-                gp << (first ? "" : ", \\\n     ") << "'branch.csv' every ::1 using (($1 == " << b << " && $10 == " << stable
+                gp << (first ? "" : ", \\\n     ") << lines << " using (($1 == " << b << " && $10 == " << stable
                    << ") ? $4 : 1/0):" << amplitude << " with lines lw 2 dt " << (stable ? 1 : 2) << " lc " << b + 1
                    << " title '" << probe << (stable ? " stable" : " unstable") << "'";
                 first = false;
               }
-          // The rows with a special point, filtered by awk: gnuplot's strcol of an empty last field
-          // returns the previous row's text.
-          const std::string rows = "'< awk -F, ''NR > 1 && length($" + special + ") > 0'' branch.csv'";
-          gp << ", \\\n     " << rows << " using 4:" << amplitude << " with points pt 7 ps 1.2 lc 'black' notitle, \\\n     "
-             << rows << " using 4:" << amplitude << ":" << special << " with labels offset 0,1 font ',8' notitle";
+          // Each kind's rows filtered by awk (gnuplot's strcol of an empty last field returns the
+          // previous row's text); its key entry once, with the first probe.
+          const bool first_probe = &c == &*std::find_if(table.columns.begin(), table.columns.end(), [](const auto &x) {
+            return x.name.rfind("amplitude_", 0) == 0;
+          });
+          const std::pair<const char *, int> kinds[] = {{"fold", 7},           {"branch point", 5},
+                                                        {"period doubling", 9}, {"Neimark-Sacker", 11},
+                                                        {"grazing", 13},        {"chatter-sticking", 3}};
+          for (const auto &[kind, point_type] : kinds)
+            if (std::find(specials.begin(), specials.end(), kind) != specials.end())
+              gp << ", \\\n     '< awk -F, ''NR > 1 && $" << column("special") << " == \"" << kind << "\"'' branch.csv' using 4:"
+                 << amplitude << " with points pt " << point_type << " ps 1.2 lc 'black' "
+                 << (first_probe ? "title '" + std::string(kind) + "'" : std::string("notitle"));
         }
       gp << "\n";
       io::run_gnuplot(out / "frc.gp", gp.str());
