@@ -310,3 +310,27 @@ TEST(ForcedResponse, BeamStepsAcrossGrazingsKeepToTheirOrbit)
       }
   EXPECT_GE(contacts_changed, 3u) << "the stretch crosses grazings on ordinary steps";
 }
+
+// A branch that ends short of the range goes on by sweep steps: from 13.6 rad/s down, the pinned
+// beam's branch closes on itself at a grazing at 13.325 rad/s (it did stop there); a sweep step
+// 1 % below its lowest orbit starts a new stretch, marked as a visible break (`restarted` and
+// `jumped`), and every other step keeps to its orbit.
+TEST(ForcedResponse, BeamBranchEndingShortOfTheRangeGoesOnBySweepSteps)
+{
+  auto setup = studies::prepare_continuation(test_cases::load_case(
+    test_cases::example("pinned_beam_frequency_sweep"),
+    {"Continuation/Direction=down", "Continuation/Maximum frequency=13.6", "Continuation/Minimum frequency=13.0",
+     "Continuation/Maximum points=120"}));
+  const auto branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+  double     lowest = branch.points.front().frequency;
+  for (std::size_t k = 1; k < branch.points.size(); ++k)
+    {
+      const auto &before = branch.points[k - 1], &after = branch.points[k];
+      lowest             = std::min(lowest, after.frequency);
+      if (!after.restarted)
+        EXPECT_LT(std::abs(after.frequency / before.frequency - 1), 0.03) << "point " << k;
+      else if (std::abs(after.frequency / before.frequency - 1) > 0.005)
+        EXPECT_TRUE(after.jumped) << "a far restart is a visible break, point " << k;
+    }
+  EXPECT_LT(lowest, 13.3) << "past the grazing where the branch closes on itself (" << branch.stop_reason << ")";
+}

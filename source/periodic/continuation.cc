@@ -1525,11 +1525,25 @@ namespace vibroimpact::periodic
       return x;
     }
 
+    // Points traced backwards put in the branch's order: reversed, each break (`restarted`,
+    // `jumped`, on the first point after it) moved to the point that now follows it.
+    void in_branch_order(std::vector<BranchPoint> &points)
+    {
+      for (std::size_t k = 0; k + 1 < points.size(); ++k)
+        {
+          points[k].restarted = points[k + 1].restarted;
+          points[k].jumped    = points[k + 1].jumped;
+        }
+      if (!points.empty())
+        points.back().restarted = points.back().jumped = false;
+      std::reverse(points.begin(), points.end());
+    }
+
     // A forced response whose branch ends (it closes on itself, or no orbit near its end
     // converges) short of the far end of the frequency range goes on as a slow sweep does: from
     // its orbit farthest along (or from rest), settled over 200 forcing periods at 10 × Restart
     // jump beyond (further each time nothing new is reached), a new stretch marked `restarted`
-    // and `jumped`, a visible break.
+    // and `jumped`, a visible break, traced both ways from there.
     void sweep_past_ends(PeriodicFlowMap &flow, const ContinuationSettings &settings, Branch &branch,
                          const ProgressCallback &progress)
     {
@@ -1537,8 +1551,8 @@ namespace vibroimpact::periodic
       double       next = std::numeric_limits<double>::quiet_NaN(); // the last sweep step's frequency
       while (!branch.points.empty() && branch.points.size() < settings.max_points && io::interrupt_signal() == 0)
         {
-          const auto &farthest = *std::max_element(branch.points.begin(), branch.points.end(),
-                                                   [&](const auto &a, const auto &b) { return d * a.frequency < d * b.frequency; });
+          const BranchPoint farthest = *std::max_element(branch.points.begin(), branch.points.end(),
+                                                         [&](const auto &a, const auto &b) { return d * a.frequency < d * b.frequency; });
           next = (d * farthest.frequency <= d * next ? next : farthest.frequency) * (1 + d * 10 * settings.restart_jump);
           if (next > settings.max_frequency || next < settings.min_frequency)
             return;
@@ -1550,13 +1564,14 @@ namespace vibroimpact::periodic
               progress(p, static_cast<unsigned int>(offset + k));
           };
           Branch part;
+          Vector start;
           flow.set_forcing_frequency(next);
           // Settled from the farthest orbit (a sweep's carried state), else from rest (where a
           // sweep value starts): the first orbit Newton converges on and LOCA follows.
           for (const Vector &from : {Vector(farthest.state), Vector(Vector::Zero(flow.dimension()))})
             {
-              const Vector start = settled(flow, from, 2 * M_PI / next, 200,
-                                           "forced response: a sweep step past the branch's end", settings.quiet);
+              start = settled(flow, from, 2 * M_PI / next, 200, "forced response: a sweep step past the branch's end",
+                              settings.quiet);
               if (io::interrupt_signal() != 0)
                 return;
               part = run_with_restarts(flow, &flow, here, start, 2 * M_PI / next, next, settings.min_frequency,
@@ -1567,6 +1582,19 @@ namespace vibroimpact::periodic
             }
           if (part.points.empty())
             continue;
+          // The same stretch traced back toward the frontier, which the step skipped (it stops
+          // there or, turning at a fold, where this part starts).
+          here.direction  = -d;
+          here.max_points = settings.max_points - static_cast<unsigned int>(branch.points.size() + part.points.size());
+          Branch back     = run_with_restarts(flow, &flow, here, start, 2 * M_PI / next, next,
+                                              std::min(farthest.frequency, next), std::max(farthest.frequency, next), shifted);
+          branch.flow_evaluations += back.flow_evaluations;
+          if (back.points.size() > 1)
+            {
+              back.points.erase(back.points.begin()); // the start orbit, part's first
+              in_branch_order(back.points);
+              part.points.insert(part.points.begin(), back.points.begin(), back.points.end());
+            }
           branch.restarts.push_back(branch.stop_reason);
           branch.restarts.insert(branch.restarts.end(), part.restarts.begin(), part.restarts.end());
           part.points.front().restarted = part.points.front().jumped = true;
