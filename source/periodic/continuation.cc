@@ -1121,6 +1121,15 @@ namespace vibroimpact::periodic
     }
 
 
+    // The progress of a part of a branch that follows `offset` points.
+    ProgressCallback progress_after(const ProgressCallback &progress, const std::size_t offset)
+    {
+      return [progress, offset](const BranchPoint &p, const unsigned int k) {
+        if (progress)
+          progress(p, static_cast<unsigned int>(offset + k));
+      };
+    }
+
     // One way past the point where LOCA failed: LOCA from a guess (the last orbit, or one through
     // the located grazing) at a parameter value, kept going while its first orbit is accepted.
     struct RestartAttempt
@@ -1341,11 +1350,7 @@ namespace vibroimpact::periodic
             break;
           ContinuationSettings here = settings;
           here.max_points           = settings.max_points - static_cast<unsigned int>(branch.points.size());
-          const std::size_t offset  = branch.points.size();
-          const auto        shifted = [&](const BranchPoint &p, unsigned int k) {
-            if (progress)
-              progress(p, static_cast<unsigned int>(offset + k));
-          };
+          const auto shifted = progress_after(progress, branch.points.size());
           Branch part = continue_free_family(flow, here, start->first, start->second, shifted);
           branch.flow_evaluations += part.flow_evaluations;
           if (part.points.empty())
@@ -1558,11 +1563,7 @@ namespace vibroimpact::periodic
             return;
           ContinuationSettings here = settings;
           here.max_points           = settings.max_points - static_cast<unsigned int>(branch.points.size());
-          const std::size_t offset  = branch.points.size();
-          const auto        shifted = [&](const BranchPoint &p, unsigned int k) {
-            if (progress)
-              progress(p, static_cast<unsigned int>(offset + k));
-          };
+          const auto shifted = progress_after(progress, branch.points.size());
           Branch part;
           Vector start;
           flow.set_forcing_frequency(next);
