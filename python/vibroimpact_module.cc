@@ -473,6 +473,7 @@ namespace
       struct Tables
       {
         io::CsvTable                       branch;
+        std::optional<io::CsvTable>        at_frequencies;
         std::vector<studies::SampledOrbit> orbits;
         std::vector<std::string>           summary, warnings;
       };
@@ -483,12 +484,17 @@ namespace
             out->commit();
           }
         return Tables{studies::branch_table(result, cc, *flow, *model),
+                      cc.settings.report_frequencies.empty()
+                        ? std::nullopt
+                        : std::optional<io::CsvTable>(studies::at_frequencies_table(result, cc, *flow, *model)),
                       studies::sampled_orbits(result, cc, *flow, *model),
                       studies::continuation_summary(result, *flow, *model, 1),
                       studies::continuation_warnings(result, cc)};
       });
       py::dict d;
       d["branch"]   = csv_columns(tables.branch);
+      if (tables.at_frequencies)
+        d["at_frequencies"] = csv_columns(*tables.at_frequencies);
       d["orbits"]   = orbit_arrays(tables.orbits, *model);
       d["summary"]  = continuation_summary(result, *flow, tables.summary);
       d["warnings"] = tables.warnings;

@@ -14,6 +14,7 @@
 #include <complex>
 #include <iomanip>
 #include <iostream>
+#include <set>
 
 using namespace vibroimpact;
 
@@ -333,4 +334,35 @@ TEST(ForcedResponse, BeamBranchEndingShortOfTheRangeGoesOnBySweepSteps)
         EXPECT_TRUE(after.jumped) << "a far restart is a visible break, point " << k;
     }
   EXPECT_LT(lowest, 13.3) << "past the grazing where the branch closes on itself (" << branch.stop_reason << ")";
+}
+
+// Continuation/Report frequencies: the branch's orbits solved at given frequencies, one per
+// stretch passing each. At 1.5, 1.6 and 1.7 rad/s the impact oscillator's branch passes three
+// times (the stable one-impact orbit, the unstable one back from the fold, the orbit without
+// impacts above the grazing); each one-impact orbit there is one of the closed form's two roots
+// at exactly that frequency, both found; at 1.0 rad/s the branch passes once.
+TEST(ForcedResponse, ImpactOscillatorOrbitsAtReportFrequenciesAreTheClosedForms)
+{
+  auto setup = studies::prepare_continuation(test_cases::load_case(
+    test_cases::example("impact_oscillator"), {"Continuation/Report frequencies=1.0, 1.5, 1.6, 1.7"}));
+  const auto branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+  for (const double w : {1.0, 1.5, 1.6, 1.7})
+    {
+      std::vector<const periodic::BranchPoint *> at;
+      for (const auto &a : branch.at_frequencies)
+        if (a.orbit.frequency == w)
+          at.push_back(&a.orbit);
+      ASSERT_EQ(at.size(), w == 1.0 ? 1u : 3u) << "omega " << w;
+      const auto       roots = periodic::forced_one_impact_orbits(oscillator, w);
+      std::set<std::size_t> matched; // the closed form's roots the one-impact orbits are
+      for (const auto *p : at)
+        if (p->impacts == 1)
+          for (std::size_t r = 0; r < roots.size(); ++r)
+            if ((roots[r].state_at_zero - p->state).norm() < 1e-8 * (1 + p->state.norm()))
+              {
+                EXPECT_NEAR(p->min_impact_velocity, roots[r].impact_velocity, 1e-8 * (1 + roots[r].impact_velocity));
+                matched.insert(r);
+              }
+      EXPECT_EQ(matched.size(), w == 1.0 ? 1u : 2u) << "omega " << w << ": the stable root alone at 1.0, both above";
+    }
 }

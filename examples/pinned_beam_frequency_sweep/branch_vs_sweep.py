@@ -8,6 +8,10 @@ periodic orbits of forced-response branches at the same forcing frequency (issue
         -s 'Continuation/Maximum points=1500' -s 'Continuation/Restarts=100'
     python3 branch_vs_sweep.py sweep up down > branch_vs_sweep.csv     # summary on stderr
 
+With `-s "Continuation/Report frequencies=<the sweep's omegas, comma-separated>"` each branch
+folder also holds at_frequencies.csv, the branch's orbits solved at exactly those frequencies:
+they are used instead of interpolating (interpolation error 0).
+
 The sweep's 30 recorded points (u, v at the probe, sampling phase 0.75) are classed as period k
 (the smallest k <= 12 with point i = point i + k to 1e-6 of their size) or "none" (not periodic
 after the transient). The branches are read at the same phase (branch.csv's u_ and v_ columns of
@@ -54,6 +58,20 @@ def branch_points(branch_dir, probe):
                  "family": r["family"], "admissible": r["admissible"] == "1"} for r in csv.DictReader(f)]
 
 
+def exact_orbits(branch_dir, probe):
+    """{omega: [(u, v, stable, 0, admissible)...]} from at_frequencies.csv, or None without it."""
+    try:
+        f = open(f"{branch_dir}/at_frequencies.csv")
+    except FileNotFoundError:
+        return None
+    orbits = {}
+    with f:
+        for r in csv.DictReader(f):
+            orbits.setdefault(float(r["frequency"]), []).append(
+                (float(r[f"u_{probe}"]), float(r[f"v_{probe}"]), r["stable"] == "1", 0.0, r["admissible"] == "1"))
+    return orbits
+
+
 def crossings(points, omega):
     """The branch's orbits at `omega`: (u, v, stable, interpolation error) per bracketing pair."""
     found = []
@@ -95,13 +113,24 @@ def main(argv):
         del argv[i:i + 2]
     classes, scale = sweep_classes(argv[1])
     points = [branch_points(d, probe) for d in argv[2:]]
+    exact = [exact_orbits(d, probe) for d in argv[2:]]
+
+    def orbits_at(omega):
+        found = []
+        for branch, solved in zip(points, exact):
+            if solved is None:
+                found += crossings(branch, omega)
+            else:
+                found += [o for w, at in solved.items() if abs(w - omega) <= 1e-12 * omega for o in at]
+        return found
+
     out = csv.writer(sys.stdout)
     out.writerow(["value", "omega", "sweep_period", "sweep_u", "sweep_v", "stable_orbits", "unstable_orbits",
                   "nearest_stable_du", "nearest_stable_dv", "interpolation_error", "verdict"])
     tally = {}
     for index in sorted(classes):
         omega, period, sweep = classes[index]
-        orbits = [o for branch in points for o in crossings(branch, omega) if o[4]]
+        orbits = [o for o in orbits_at(omega) if o[4]]
         stable = [o for o in orbits if o[2]]
         u, v = sweep[-1]
         distance = lambda o: max(abs(o[0] - u) / scale[0], abs(o[1] - v) / scale[1])

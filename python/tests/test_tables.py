@@ -115,6 +115,7 @@ def test_continue_returns_branch_special_points_orbits_and_warnings(tmp_path):
         np.testing.assert_allclose(orbit["displacement"][-1], orbit["displacement"][0], atol=1e-8)
         np.testing.assert_allclose(orbit["velocity"][-1], orbit["velocity"][0], atol=1e-8)
 
+    assert result.at_frequencies is None  # no Report frequencies
     summary = result.summary
     families = summary["families"]
     points = len(result.branch["point"])  # 25 and the special points located between them
@@ -135,3 +136,14 @@ def test_warnings_can_be_silenced_and_are_kept():
         warnings.simplefilter("ignore", vi.VibroimpactWarning)
         result = vi.Case(case, overrides=overrides).continue_()
     assert len(result.warnings) == 1
+
+
+def test_continue_returns_the_orbits_at_report_frequencies_as_the_file(tmp_path):
+    case = SOURCE / "examples/impact_oscillator/case.prm"
+    overrides = {"Continuation/Report frequencies": "1.0, 1.6"}
+    result = vi.Case(case, overrides=overrides).continue_()
+    out = tmp_path / "cli"
+    cli_warnings(case, out, overrides)
+    assert_same_columns(result.at_frequencies, read_csv(out / "at_frequencies.csv"))
+    # Once at 1.0 rad/s; three times at 1.6 (stable and unstable one-impact orbits, no impact).
+    assert sorted(result.at_frequencies["frequency"]) == [1.0, 1.6, 1.6, 1.6]

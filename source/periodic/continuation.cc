@@ -1606,6 +1606,40 @@ namespace vibroimpact::periodic
     }
   } // namespace
 
+  namespace
+  {
+    // The branch's orbits at the report frequencies: on each pair of consecutive points of one
+    // stretch whose frequencies bracket one, Newton at that frequency (the plane p = ω) from the
+    // secant's point there.
+    std::vector<Branch::AtFrequency> orbits_at_frequencies(PeriodicFlowMap &flow, const ContinuationSettings &settings,
+                                                           const Branch &branch)
+    {
+      std::vector<Branch::AtFrequency> found;
+      if (settings.report_frequencies.empty() || branch.points.empty())
+        return found;
+      OrbitSolver solver(flow, &flow, settings, branch.points.front());
+      for (std::size_t k = 1; k < branch.points.size() && io::interrupt_signal() == 0; ++k)
+        {
+          const BranchPoint &a = branch.points[k - 1], &b = branch.points[k];
+          if (b.restarted || a.frequency == b.frequency)
+            continue;
+          const Vector       za = solver.z(a), zb = solver.z(b);
+          const Eigen::Index m  = za.size() - 1;
+          for (const double w : settings.report_frequencies)
+            {
+              const double s = (w - a.frequency) / (b.frequency - a.frequency);
+              if (!(s >= 0 && s < 1))
+                continue;
+              const Vector guess = za + s * (zb - za);
+              if (auto orbit = solver.on_plane(guess, Vector::Unit(m + 1, m), guess[m]);
+                  orbit && (solver.z(*orbit) - guess).norm() <= (zb - za).norm())
+                found.push_back({k - 1, *orbit});
+            }
+        }
+      return found;
+    }
+  } // namespace
+
   Branch continue_forced_response(PeriodicFlowMap &flow, const ContinuationSettings &settings,
                                   const Vector &x0, const ProgressCallback &progress)
   {
@@ -1623,7 +1657,8 @@ namespace vibroimpact::periodic
     Branch branch = run_with_restarts(flow, &flow, settings, start, T0, first, settings.min_frequency,
                                       settings.max_frequency, progress);
     sweep_past_ends(flow, settings, branch, progress);
-    branch.family = "forced";
+    branch.at_frequencies = orbits_at_frequencies(flow, settings, branch);
+    branch.family         = "forced";
     return branch;
   }
 } // namespace vibroimpact::periodic

@@ -146,6 +146,10 @@ namespace vibroimpact::periodic
       s.add("Sampling phase", c.sampling_phase, phase,
             "branch.csv gives every probe's u and v at t = phase T of each orbit (forced: the sweep's Poincaré point "
             "for the same phase).");
+      s.add("Report frequencies", c.settings.report_frequencies, io::positive(),
+            "Forced responses: forcing frequencies (rad/s) at which the branch's orbits are solved once it is traced, "
+            "one per stretch that passes each, written to at_frequencies.csv with branch.csv's columns (e.g. a "
+            "sweep's values, to compare with its Poincaré points).");
     }
 
     // What single entries cannot say, once the section is read: 0 bounds become ∞, and the

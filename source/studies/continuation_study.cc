@@ -53,9 +53,15 @@ namespace boost::serialization
   }
 
   template <class Archive>
+  void serialize(Archive &ar, vibroimpact::periodic::Branch::AtFrequency &a, const unsigned int)
+  {
+    ar &a.point &a.orbit;
+  }
+
+  template <class Archive>
   void serialize(Archive &ar, vibroimpact::periodic::Branch &b, const unsigned int)
   {
-    ar &b.family &b.points &b.stop_reason &b.restarts &b.failed &b.flow_evaluations;
+    ar &b.family &b.points &b.stop_reason &b.restarts &b.failed &b.flow_evaluations &b.at_frequencies;
   }
 } // namespace boost::serialization
 
@@ -499,58 +505,83 @@ namespace vibroimpact::studies
     }
   } // namespace
 
-  io::CsvTable branch_table(const ContinuationResult &result, const periodic::ContinuationCase &cc,
-                            periodic::PeriodicFlowMap &flow, const model::StructuralModel &m)
+  namespace
   {
-    const auto              &branches = result.branches;
-    std::vector<std::string> columns  = {"family", "point", "period", "frequency", "energy", "impacts", "sticking_phases",
+    // branch.csv's columns up to the probes' (tongue and special follow there).
+    io::CsvTable orbit_columns(const model::StructuralModel &m)
+    {
+      std::vector<std::string> columns = {"family", "point", "period", "frequency", "energy", "impacts", "sticking_phases",
                      "max_multiplier", "multiplier_2", "stable", "newton_iterations", "residual", "admissible",
                      "fold", "period_doubling", "impacts_changed", "unfolding", "min_gap", "min_impact_velocity",
                      "max_penetration", "grazing_gap", "restarted", "jumped"};
-    for (const auto &probe : m.probes)
-      {
-        columns.push_back("u_" + probe.name);
-        columns.push_back("v_" + probe.name);
-        columns.push_back("amplitude_" + probe.name); // the largest |u| over the orbit
-      }
-    io::CsvTable table(columns);
+      for (const auto &probe : m.probes)
+        {
+          columns.push_back("u_" + probe.name);
+          columns.push_back("v_" + probe.name);
+          columns.push_back("amplitude_" + probe.name); // the largest |u| over the orbit
+        }
+      return io::CsvTable(columns);
+    }
+
+    // One orbit's row of those columns (b: its family, k: its point).
+    void add_orbit_row(io::CsvTable &table, const std::size_t b, const std::size_t k, const periodic::BranchPoint &p,
+                   const periodic::ContinuationCase &cc, periodic::PeriodicFlowMap &flow,
+                   const model::StructuralModel &m)
+    {
+      // The probes at t = phase T: one sampled period, 360 samples (the phase rounded to 1/360).
+      const unsigned int phase_index = static_cast<unsigned int>(std::lround(cc.sampling_phase * 360)) % 360;
+      const double second = p.multipliers.size() > 1 ? std::abs(p.multipliers[1]) : 0.0;
+      std::vector<double> row{double(b), double(k), p.period, p.frequency, p.energy, double(p.impacts),
+                       double(p.sticking_phases), p.max_multiplier, second, double(p.stable),
+                       double(p.newton_iterations), p.residual, double(p.admissible), double(p.fold),
+                       double(p.period_doubling), double(p.impacts_changed), p.unfolding, p.min_gap,
+                       p.min_impact_velocity, p.max_penetration, p.grazing_gap, double(p.restarted),
+                       double(p.jumped)};
+      if (!m.probes.empty())
+        {
+          // A forced orbit is sampled under its own forcing (the flow holds the last one tried).
+          if (cc.kind == periodic::OrbitKind::forced)
+            flow.set_forcing_frequency(p.frequency);
+          const auto samples = flow.sample(p.state, p.period, 360);
+          for (const auto &probe : m.probes)
+            {
+              row.push_back(probe.row.dot(samples.displacement[phase_index]));
+              row.push_back(probe.row.dot(samples.velocity[phase_index]));
+              // Refined on the flow for the forced response curve (frc.png); a free family's
+              // (each refinement costs ~50 flows of a model that may be large) is the samples'.
+              row.push_back(cc.kind == periodic::OrbitKind::forced
+                              ? periodic::largest_displacement(flow, p.state, p.period, probe.row, samples)
+                              : periodic::largest_sample(probe.row, samples));
+            }
+        }
+      table.add_row(row);
+    }
+  } // namespace
+
+  io::CsvTable branch_table(const ContinuationResult &result, const periodic::ContinuationCase &cc,
+                            periodic::PeriodicFlowMap &flow, const model::StructuralModel &m)
+  {
+    io::CsvTable table   = orbit_columns(m);
     auto         tongues = tongue_column(result, cc, flow); // the last columns: tongue, special
     io::CsvTable::Column special{"special", io::CsvTable::Column::Kind::text, {}, {}};
-    // The probes at t = phase T: one sampled period, 360 samples (the phase rounded to 1/360).
-    const unsigned int phase_index = static_cast<unsigned int>(std::lround(cc.sampling_phase * 360)) % 360;
-    for (std::size_t b = 0; b < branches.size(); ++b)
-      for (std::size_t k = 0; k < branches[b].points.size(); ++k)
+    for (std::size_t b = 0; b < result.branches.size(); ++b)
+      for (std::size_t k = 0; k < result.branches[b].points.size(); ++k)
         {
-          const auto &p = branches[b].points[k];
-          const double second = p.multipliers.size() > 1 ? std::abs(p.multipliers[1]) : 0.0;
-          std::vector<double> row{double(b), double(k), p.period, p.frequency, p.energy, double(p.impacts),
-                           double(p.sticking_phases), p.max_multiplier, second, double(p.stable),
-                           double(p.newton_iterations), p.residual, double(p.admissible), double(p.fold),
-                           double(p.period_doubling), double(p.impacts_changed), p.unfolding, p.min_gap,
-                           p.min_impact_velocity, p.max_penetration, p.grazing_gap, double(p.restarted),
-                           double(p.jumped)};
-          if (!m.probes.empty())
-            {
-              // A forced orbit is sampled under its own forcing (the flow holds the last one tried).
-              if (cc.kind == periodic::OrbitKind::forced)
-                flow.set_forcing_frequency(p.frequency);
-              const auto samples = flow.sample(p.state, p.period, 360);
-              for (const auto &probe : m.probes)
-                {
-                  row.push_back(probe.row.dot(samples.displacement[phase_index]));
-                  row.push_back(probe.row.dot(samples.velocity[phase_index]));
-                  // Refined on the flow for the forced response curve (frc.png); a free family's
-                  // (each refinement costs ~50 flows of a model that may be large) is the samples'.
-                  row.push_back(cc.kind == periodic::OrbitKind::forced
-                                  ? periodic::largest_displacement(flow, p.state, p.period, probe.row, samples)
-                                  : periodic::largest_sample(probe.row, samples));
-                }
-            }
-          table.add_row(row);
-          special.cells.push_back(p.special);
+          add_orbit_row(table, b, k, result.branches[b].points[k], cc, flow, m);
+          special.cells.push_back(result.branches[b].points[k].special);
         }
     table.columns.push_back(std::move(tongues));
     table.columns.push_back(std::move(special));
+    return table;
+  }
+
+  io::CsvTable at_frequencies_table(const ContinuationResult &result, const periodic::ContinuationCase &cc,
+                                    periodic::PeriodicFlowMap &flow, const model::StructuralModel &m)
+  {
+    io::CsvTable table = orbit_columns(m);
+    for (std::size_t b = 0; b < result.branches.size(); ++b)
+      for (const auto &at : result.branches[b].at_frequencies)
+        add_orbit_row(table, b, at.point, at.orbit, cc, flow, m);
     return table;
   }
 
@@ -686,6 +717,8 @@ namespace vibroimpact::studies
     const auto &branches = result.branches;
     const io::CsvTable table = branch_table(result, cc, flow, m);
     io::write_csv_table(out / "branch.csv", table); // closed before gnuplot reads it
+    if (!cc.settings.report_frequencies.empty())
+      io::write_csv_table(out / "at_frequencies.csv", at_frequencies_table(result, cc, flow, m));
     for (const auto &orbit : sampled_orbits(result, cc, flow, m))
       write_orbit(orbit, m, out);
     plot_frequency_energy(out, branches, result.linear_frequencies, cc.kind == periodic::OrbitKind::forced,

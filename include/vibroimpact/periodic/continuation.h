@@ -64,6 +64,9 @@ namespace vibroimpact::periodic
     // any step may).
     double       grazing_step = 1e-3;
     double       restart_jump = 1e-3;
+    // Forced responses: frequencies at which the branch's orbits are solved after it is traced
+    // (Branch::at_frequencies), e.g. a sweep's values to compare with.
+    std::vector<double> report_frequencies;
     // Free families started on the map's own orbit guess (one_impact_orbit): a branch whose
     // frequency locks (|Δ ln ω| < tongue_lock |Δ ln E| over two steps: an internal-resonance tongue,
     // doc/periodic.md §8) stops there and starts again from the guess at tongue_jump × the energy
@@ -113,6 +116,15 @@ namespace vibroimpact::periodic
     bool                     failed = false;
     unsigned long            flow_evaluations = 0; // flow-map evaluations, Jacobians included
     bool                     entered_tongue = false; // stopped where the frequency locked (tongue_jump)
+    // Forced responses: the orbits at ContinuationSettings::report_frequencies, one per stretch
+    // that passes each (Newton at that frequency from the secant of the two points around it;
+    // `point`: the index of the first of them), in the branch's order.
+    struct AtFrequency
+    {
+      std::size_t point;
+      BranchPoint orbit;
+    };
+    std::vector<AtFrequency> at_frequencies;
   };
 
   // "mode j", or "mode j, n cycles" for a subharmonic family.

@@ -80,6 +80,10 @@ namespace vibroimpact::studies
   // sampled period), as write_continuation writes them and the Python module returns them.
   io::CsvTable branch_table(const ContinuationResult &result, const periodic::ContinuationCase &c,
                             periodic::PeriodicFlowMap &flow, const model::StructuralModel &model);
+  // at_frequencies.csv (forced responses with Report frequencies): the branches' orbits at those
+  // frequencies, with branch.csv's columns up to the probes' (`point`: the branch point before).
+  io::CsvTable at_frequencies_table(const ContinuationResult &result, const periodic::ContinuationCase &c,
+                                    periodic::PeriodicFlowMap &flow, const model::StructuralModel &model);
 
   // One period of a branch point (Continuation/Orbit points) sampled at Orbit samples times:
   // orbit_<family>_<point>.csv's table (time, total_energy, gap_<contact>, u_ and v_<probe>) and
