@@ -110,6 +110,29 @@ namespace vibroimpact::studies
       vtk.write_record();
     }
 
+    // The located special points of branch.csv, one plot clause per kind present (black symbols,
+    // a key entry each when `titled`), at columns x:y; awk filters each kind's rows (gnuplot's
+    // strcol of an empty last field returns the previous row's text).
+    std::string special_point_clauses(const std::vector<periodic::Branch> &branches, const std::size_t special_column,
+                                      const std::string &x, const std::string &y, const bool titled)
+    {
+      const std::pair<const char *, int> kinds[] = {{"fold", 7},           {"branch point", 5},
+                                                    {"period doubling", 9}, {"Neimark-Sacker", 11},
+                                                    {"grazing", 13},        {"chatter-sticking", 3}};
+      std::string clauses;
+      for (const auto &[kind, point_type] : kinds)
+        {
+          const bool present = std::any_of(branches.begin(), branches.end(), [&, kind = kind](const auto &b) {
+            return std::any_of(b.points.begin(), b.points.end(), [&](const auto &p) { return p.special == kind; });
+          });
+          if (present)
+            clauses += ", \\\n     '< awk -F, ''NR > 1 && $" + std::to_string(special_column) + " == \"" + kind +
+                       "\"'' branch.csv' using " + x + ":" + y + " with points pt " + std::to_string(point_type) +
+                       " ps 1.2 lc 'black' " + (titled ? "title '" + std::string(kind) + "'" : std::string("notitle"));
+        }
+      return clauses;
+    }
+
     void plot_frequency_energy(io::OutputFolder &out, const std::vector<periodic::Branch> &branches,
                                const std::vector<double> &linear_frequencies, const bool forced,
                                const std::size_t tongue_column)
@@ -150,14 +173,15 @@ namespace vibroimpact::studies
             gp << ", \\\n     'branch.csv' every ::1 using (($1 == " << b << " && !(" << on_backbone
                << ")) ? $5 : 1/0):4 with points pt 2 lc " << b + 1 << " title '" << branches[b].family << " tongue'";
         }
-      gp << "\n";
+      gp << special_point_clauses(branches, tongue_column + 1, forced ? "4" : "5", forced ? "5" : "4", true) << "\n";
       io::run_gnuplot(out / "fep.gp", gp.str());
     }
     // frc.png: each probe's amplitude (its largest |u| over the orbit) against the forcing
     // frequency, stable parts solid, unstable dashed (a line breaks where stability changes and
     // at each restart: awk puts a blank line, gnuplot's break, before every restarted row), the
     // located special points marked by kind, one key entry per kind present.
-    void plot_forced_response(io::OutputFolder &out, const io::CsvTable &table, const std::size_t n_branches)
+    void plot_forced_response(io::OutputFolder &out, const io::CsvTable &table,
+                              const std::vector<periodic::Branch> &branches)
     {
       const auto index = [&](const std::string &name) {
         for (std::size_t k = 0; k < table.columns.size(); ++k)
@@ -173,14 +197,13 @@ namespace vibroimpact::studies
          << "set key outside right\nset grid\nset xlabel 'forcing frequency [rad/s]'\n"
          << "set ylabel 'amplitude (largest |u| over the orbit)'\nplot ";
       const std::string lines = "'< awk -F, ''NR > 1 { if ($" + column("restarted") + " == 1) print \"\"; print }'' branch.csv'";
-      const auto       &specials = table.columns[index("special")].cells;
       bool              first    = true;
       for (const auto &c : table.columns)
         {
           if (c.name.rfind("amplitude_", 0) != 0)
             continue;
           const std::string amplitude = column(c.name), probe = c.name.substr(10);
-          for (std::size_t b = 0; b < n_branches; ++b)
+          for (std::size_t b = 0; b < branches.size(); ++b)
             for (const int stable : {1, 0})
               {
                 gp << (first ? "" : ", \\\n     ") << lines << " using (($1 == " << b << " && $10 == " << stable
@@ -188,19 +211,11 @@ namespace vibroimpact::studies
                    << " title '" << probe << (stable ? " stable" : " unstable") << "'";
                 first = false;
               }
-          // Each kind's rows filtered by awk (gnuplot's strcol of an empty last field returns the
-          // previous row's text); its key entry once, with the first probe.
+          // Each kind's key entry once, with the first probe.
           const bool first_probe = &c == &*std::find_if(table.columns.begin(), table.columns.end(), [](const auto &x) {
             return x.name.rfind("amplitude_", 0) == 0;
           });
-          const std::pair<const char *, int> kinds[] = {{"fold", 7},           {"branch point", 5},
-                                                        {"period doubling", 9}, {"Neimark-Sacker", 11},
-                                                        {"grazing", 13},        {"chatter-sticking", 3}};
-          for (const auto &[kind, point_type] : kinds)
-            if (std::find(specials.begin(), specials.end(), kind) != specials.end())
-              gp << ", \\\n     '< awk -F, ''NR > 1 && $" << column("special") << " == \"" << kind << "\"'' branch.csv' using 4:"
-                 << amplitude << " with points pt " << point_type << " ps 1.2 lc 'black' "
-                 << (first_probe ? "title '" + std::string(kind) + "'" : std::string("notitle"));
+          gp << special_point_clauses(branches, index("special") + 1, "4", amplitude, first_probe);
         }
       gp << "\n";
       io::run_gnuplot(out / "frc.gp", gp.str());
@@ -724,7 +739,7 @@ namespace vibroimpact::studies
     plot_frequency_energy(out, branches, result.linear_frequencies, cc.kind == periodic::OrbitKind::forced,
                           table.columns.size() - 1);
     if (cc.kind == periodic::OrbitKind::forced && !m.probes.empty())
-      plot_forced_response(out, table, branches.size());
+      plot_forced_response(out, table, branches);
     if (result.interrupt_signal != 0)
       {
         std::size_t points = 0;
