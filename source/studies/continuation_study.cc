@@ -133,10 +133,23 @@ namespace vibroimpact::studies
       return clauses;
     }
 
+    // fep.png: each family's stable and unstable orbits and its tongue points (a key entry each
+    // only where the family has such points), the located special points by kind.
     void plot_frequency_energy(io::OutputFolder &out, const std::vector<periodic::Branch> &branches,
                                const std::vector<double> &linear_frequencies, const bool forced,
-                               const std::size_t tongue_column)
+                               const io::CsvTable &table)
     {
+      const std::size_t tongue_column = table.columns.size() - 1; // 1-based: tongue, then special
+      const auto       &tongues       = table.columns[tongue_column - 1].cells;
+      const auto        has           = [&](const std::size_t b, const auto &which) {
+        std::size_t row = 0;
+        for (std::size_t f = 0; f < b; ++f)
+          row += branches[f].points.size();
+        for (std::size_t k = 0; k < branches[b].points.size(); ++k, ++row)
+          if (which(branches[b].points[k], tongues[row]))
+            return true;
+        return false;
+      };
       std::ostringstream gp;
       gp << "# Frequency-energy plot of the branches in branch.csv (written by vibroimpact continue).\n"
          << "set terminal pngcairo size 900,600\nset output 'fep.png'\nset datafile separator ','\n"
@@ -162,6 +175,8 @@ namespace vibroimpact::studies
         {
           for (const int stable : {1, 0})
             {
+              if (!has(b, [&](const auto &p, const std::string &tongue) { return p.stable == bool(stable) && tongue.empty(); }))
+                continue;
               gp << (first ? "" : ", \\\n     ") << "'branch.csv' every ::1 using ("
                  << "($1 == " << b << " && $10 == " << stable << " && " << on_backbone << ") ? "
                  << (forced ? "$4" : "$5") << " : 1/0):" << (forced ? "5" : "4") << " with points pt "
@@ -169,9 +184,12 @@ namespace vibroimpact::studies
                  << (stable ? " stable" : " unstable") << "'";
               first = false;
             }
-          if (!forced)
-            gp << ", \\\n     'branch.csv' every ::1 using (($1 == " << b << " && !(" << on_backbone
-               << ")) ? $5 : 1/0):4 with points pt 2 lc " << b + 1 << " title '" << branches[b].family << " tongue'";
+          if (!forced && has(b, [](const auto &, const std::string &tongue) { return !tongue.empty(); }))
+            {
+              gp << (first ? "" : ", \\\n     ") << "'branch.csv' every ::1 using (($1 == " << b << " && !(" << on_backbone
+                 << ")) ? $5 : 1/0):4 with points pt 2 lc " << b + 1 << " title '" << branches[b].family << " tongue'";
+              first = false;
+            }
         }
       gp << special_point_clauses(branches, tongue_column + 1, forced ? "4" : "5", forced ? "5" : "4", true) << "\n";
       io::run_gnuplot(out / "fep.gp", gp.str());
@@ -736,8 +754,7 @@ namespace vibroimpact::studies
       io::write_csv_table(out / "at_frequencies.csv", at_frequencies_table(result, cc, flow, m));
     for (const auto &orbit : sampled_orbits(result, cc, flow, m))
       write_orbit(orbit, m, out);
-    plot_frequency_energy(out, branches, result.linear_frequencies, cc.kind == periodic::OrbitKind::forced,
-                          table.columns.size() - 1);
+    plot_frequency_energy(out, branches, result.linear_frequencies, cc.kind == periodic::OrbitKind::forced, table);
     if (cc.kind == periodic::OrbitKind::forced && !m.probes.empty())
       plot_forced_response(out, table, branches);
     if (result.interrupt_signal != 0)
