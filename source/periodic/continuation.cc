@@ -1585,10 +1585,14 @@ namespace vibroimpact::periodic
             continue;
           // The same stretch traced back toward the frontier, which the step skipped (it stops
           // there or, turning at a fold, where this part starts).
-          here.direction  = -d;
-          here.max_points = settings.max_points - static_cast<unsigned int>(branch.points.size() + part.points.size());
-          Branch back     = run_with_restarts(flow, &flow, here, start, 2 * M_PI / next, next,
-                                              std::min(farthest.frequency, next), std::max(farthest.frequency, next), shifted);
+          // (Located special points come on top of Maximum points: the budget may be spent.)
+          const std::size_t used = branch.points.size() + part.points.size();
+          here.direction         = -d;
+          here.max_points        = used < settings.max_points ? settings.max_points - static_cast<unsigned int>(used) : 0;
+          Branch back = here.max_points == 0 ? Branch{}
+                                             : run_with_restarts(flow, &flow, here, start, 2 * M_PI / next, next,
+                                                                 std::min(farthest.frequency, next),
+                                                                 std::max(farthest.frequency, next), shifted);
           branch.flow_evaluations += back.flow_evaluations;
           if (back.points.size() > 1)
             {
