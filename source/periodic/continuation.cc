@@ -175,6 +175,22 @@ namespace vibroimpact::periodic
       }
     };
 
+    // What the step from q (and r before it) to p did: the parameter turned at q (`fold`), the
+    // impacts per period changed, a real multiplier crossed −1 (`period_doubling`).
+    void set_step_flags(BranchPoint &p, const BranchPoint &q, const BranchPoint *r, const bool free)
+    {
+      const auto parameter = [free](const BranchPoint &b) { return free ? b.energy : b.frequency; };
+      p.fold               = r != nullptr && (parameter(p) - parameter(q)) * (parameter(q) - parameter(*r)) < 0;
+      p.impacts_changed    = p.impacts != q.impacts;
+      const auto flips     = [](const BranchPoint &b) {
+        int n = 0;
+        for (const auto &mu : b.multipliers)
+          n += (std::abs(mu.imag()) < 1e-9 && mu.real() < -1.0) ? 1 : 0;
+        return n;
+      };
+      p.period_doubling = flips(p) != flips(q);
+    }
+
     // Fails a corrector that leaves the branch it steps along (LOCA then retries with a shorter
     // step): its iterate's period left the band |T/T_last − 1| ≤ Maximum period change (free
     // families), it moved farther from its predictor than Maximum corrector distance × the step
@@ -552,28 +568,15 @@ namespace vibroimpact::periodic
         BranchPoint p = make_point(X, parameter_);
         if (!branch_.points.empty())
           {
-            const BranchPoint &q = branch_.points.back();
-            const double here = free_ ? p.energy : p.frequency, there = free_ ? q.energy : q.frequency;
-            if (branch_.points.size() >= 2)
-              {
-                const BranchPoint &r = branch_.points[branch_.points.size() - 2];
-                const double before = free_ ? r.energy : r.frequency;
-                p.fold = (here - there) * (there - before) < 0;
-              }
-            p.impacts_changed = p.impacts != q.impacts;
+            set_step_flags(p, branch_.points.back(),
+                           branch_.points.size() >= 2 ? &branch_.points[branch_.points.size() - 2] : nullptr, free_);
             // A step that changes the period by more than the tolerance has landed elsewhere:
             // kept, marked. A forced orbit's period is the forcing's, which smooth stretches
             // change by more on a step; but a step across a grazing is short (Grazing step), so
             // one that changes the contacts and the forcing period that much is marked too.
+            const BranchPoint &q = branch_.points.back();
             p.jumped = (free_ || p.impacts_changed || p.sticking_phases != q.sticking_phases) &&
                        std::abs(p.period - q.period) > BranchPoint::jump_tolerance * q.period;
-            const auto flips = [](const BranchPoint &b) {
-              int n = 0;
-              for (const auto &mu : b.multipliers)
-                n += (std::abs(mu.imag()) < 1e-9 && mu.real() < -1.0) ? 1 : 0;
-              return n;
-            };
-            p.period_doubling = flips(p) != flips(q);
           }
         branch_.points.push_back(p);
         set_reference(p.state);
@@ -995,7 +998,10 @@ namespace vibroimpact::periodic
       const Matrix M = J.topLeftCorner(n, n) + Matrix::Identity(n, n);
       if (n < 2)
         return 1.0;
-      const Eigen::VectorXcd mu = Eigen::EigenSolver<Matrix>(M, false).eigenvalues();
+      const Eigen::EigenSolver<Matrix> eigen(M, false);
+      if (eigen.info() != Eigen::Success) // no sign to read: no point located here
+        return std::numeric_limits<double>::quiet_NaN();
+      const Eigen::VectorXcd mu = eigen.eigenvalues();
       double log_size = 0, angle = 0;
       for (Eigen::Index i = 1; i < n; ++i)
         for (Eigen::Index j = 0; j < i; ++j)
@@ -1070,6 +1076,36 @@ namespace vibroimpact::periodic
     // between consecutive points of one stretch (same contacts, no restart between) where their
     // test function changes sign, and inserted there (BranchPoint::special). A fold is where the parameter turns; a sign change
     // of the same test where it does not is a branch point.
+    // The special points located between a and b (one pair of one stretch), in their order along it.
+    std::vector<BranchPoint> special_points_between(OrbitSolver &solver, const BranchPoint &a, const BranchPoint &b,
+                                                    const Matrix &J_a, const Matrix &J_b, const bool free,
+                                                    const Eigen::Index n)
+    {
+      const auto locate = [&](const auto &test) { return locate_between(solver, a, b, J_a, J_b, test, n); };
+      std::vector<BranchPoint> found;
+      if (auto fold = locate(fold_test))
+        {
+          const double pa = branch_parameter(a, free), pf = branch_parameter(*fold, free), pb = branch_parameter(b, free);
+          fold->special = (pf - pa) * (pb - pf) < 0 ? "fold" : "branch point";
+          found.push_back(*fold);
+        }
+      if (auto doubling = locate(doubling_test))
+        {
+          doubling->special = "period doubling";
+          found.push_back(*doubling);
+        }
+      // A conservative family keeps its pairs on the unit circle: forced responses only.
+      if (!free)
+        if (auto torus = locate(neimark_sacker_test); torus && complex_pair_on_unit_circle(*torus))
+          {
+            torus->special = "Neimark-Sacker";
+            found.push_back(*torus);
+          }
+      const auto along = [&](const BranchPoint &p) { return (solver.z(p) - solver.z(a)).norm(); };
+      std::sort(found.begin(), found.end(), [&](const auto &x, const auto &y) { return along(x) < along(y); });
+      return found;
+    }
+
     void locate_special_points(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
                                const ContinuationSettings &settings, Branch &branch)
     {
@@ -1084,37 +1120,19 @@ namespace vibroimpact::periodic
       for (std::size_t k = 1; k < branch.points.size(); ++k, J_a = std::move(J_b), J_b.reset())
         {
           const BranchPoint &a = branch.points[k - 1], &b = branch.points[k];
-          if (same_contacts(a, b) && !b.restarted && a.special.empty() && b.special.empty())
-            {
-              if (!J_a)
-                J_a = solver.jacobian(solver.z(a));
-              J_b = solver.jacobian(solver.z(b));
-              const auto locate = [&](const auto &test) { return locate_between(solver, a, b, *J_a, *J_b, test, n); };
-              std::vector<BranchPoint> found;
-              if (auto fold = locate(fold_test))
-                {
-                  const double pa = branch_parameter(a, free), pf = branch_parameter(*fold, free),
-                               pb = branch_parameter(b, free);
-                  fold->special = (pf - pa) * (pb - pf) < 0 ? "fold" : "branch point";
-                  found.push_back(*fold);
-                }
-              if (auto doubling = locate(doubling_test))
-                {
-                  doubling->special = "period doubling";
-                  found.push_back(*doubling);
-                }
-              // A conservative family keeps its pairs on the unit circle: forced responses only.
-              if (!free)
-                if (auto torus = locate(neimark_sacker_test);
-                    torus && complex_pair_on_unit_circle(*torus))
-                  {
-                    torus->special = "Neimark-Sacker";
-                    found.push_back(*torus);
-                  }
-              const auto along = [&](const BranchPoint &p) { return (solver.z(p) - solver.z(a)).norm(); };
-              std::sort(found.begin(), found.end(), [&](const auto &x, const auto &y) { return along(x) < along(y); });
-              points.insert(points.end(), found.begin(), found.end());
-            }
+          if (same_contacts(a, b) && !b.restarted && a.special.empty() && b.special.empty() &&
+              io::interrupt_signal() == 0)
+            try
+              {
+                if (!J_a)
+                  J_a = solver.jacobian(solver.z(a));
+                J_b = solver.jacobian(solver.z(b));
+                const auto found = special_points_between(solver, a, b, *J_a, *J_b, free, n);
+                points.insert(points.end(), found.begin(), found.end());
+              }
+            catch (const io::Interrupted &) // the branch as continued, located so far
+              {
+              }
           points.push_back(b);
         }
       branch.points = std::move(points);
@@ -1531,7 +1549,8 @@ namespace vibroimpact::periodic
     }
 
     // Points traced backwards put in the branch's order: reversed, each break (`restarted`,
-    // `jumped`, on the first point after it) moved to the point that now follows it.
+    // `jumped`, on the first point after it) moved to the point that now follows it, and the
+    // flags of each step (fold, impacts changed, period doubling) set for the new order.
     void in_branch_order(std::vector<BranchPoint> &points)
     {
       for (std::size_t k = 0; k + 1 < points.size(); ++k)
@@ -1542,64 +1561,99 @@ namespace vibroimpact::periodic
       if (!points.empty())
         points.back().restarted = points.back().jumped = false;
       std::reverse(points.begin(), points.end());
+      for (std::size_t k = 1; k < points.size(); ++k)
+        set_step_flags(points[k], points[k - 1], k >= 2 ? &points[k - 2] : nullptr, false);
+    }
+
+    // One sweep step to `next`: the response settled over 200 forcing periods from the branch's
+    // orbit farthest along (a sweep's carried state), else from rest (where a sweep value
+    // starts), continued onward by LOCA and traced back toward `farthest` (the frontier the
+    // step skipped; it stops there or, turning at a fold, where the onward part starts), in the
+    // branch's order. Empty where nothing converges.
+    Branch sweep_step(PeriodicFlowMap &flow, const ContinuationSettings &settings, const BranchPoint &farthest,
+                      const double next, const std::size_t used, const ProgressCallback &progress)
+    {
+      const double         d    = settings.direction < 0 ? -1.0 : 1.0;
+      ContinuationSettings here = settings;
+      here.max_points           = settings.max_points - static_cast<unsigned int>(used);
+      Branch        part;
+      Vector        start;
+      unsigned long evaluations = 0;
+      for (const Vector &from : {Vector(farthest.state), Vector(Vector::Zero(flow.dimension()))})
+        {
+          flow.set_forcing_frequency(next);
+          start = settled(flow, from, 2 * M_PI / next, 200, "forced response: a sweep step past the branch's end",
+                          settings.quiet);
+          if (io::interrupt_signal() != 0)
+            return part;
+          part = run_with_restarts(flow, &flow, here, start, 2 * M_PI / next, next, settings.min_frequency,
+                                   settings.max_frequency, progress_after(progress, used));
+          evaluations += part.flow_evaluations;
+          if (!part.points.empty())
+            break;
+        }
+      part.flow_evaluations = evaluations;
+      // Located special points come on top of Maximum points: the budget may be spent.
+      const std::size_t spent = used + part.points.size();
+      if (part.points.empty() || spent >= settings.max_points)
+        return part;
+      here.direction  = -d;
+      here.max_points = settings.max_points - static_cast<unsigned int>(spent);
+      Branch back     = run_with_restarts(flow, &flow, here, start, 2 * M_PI / next, next,
+                                          std::min(farthest.frequency, next), std::max(farthest.frequency, next),
+                                          progress_after(progress, spent));
+      part.flow_evaluations += back.flow_evaluations;
+      if (back.points.size() > 1)
+        {
+          in_branch_order(back.points);
+          // Its last is now the start orbit, part's first: a break before it stays there.
+          part.points.front().restarted = back.points.back().restarted;
+          part.points.front().jumped    = back.points.back().jumped;
+          back.points.pop_back();
+          const std::size_t joint = back.points.size();
+          part.points.insert(part.points.begin(), back.points.begin(), back.points.end());
+          for (std::size_t k = joint; k < std::min(joint + 2, part.points.size()); ++k)
+            set_step_flags(part.points[k], part.points[k - 1], k >= 2 ? &part.points[k - 2] : nullptr, false);
+          part.restarts.insert(part.restarts.end(), back.restarts.begin(), back.restarts.end());
+        }
+      return part;
     }
 
     // A forced response whose branch ends (it closes on itself, or no orbit near its end
-    // converges) short of the far end of the frequency range goes on as a slow sweep does: from
-    // its orbit farthest along (or from rest), settled over 200 forcing periods at 10 × Restart
-    // jump beyond (further each time nothing new is reached), a new stretch marked `restarted`
-    // and `jumped`, a visible break, traced both ways from there.
+    // converges) short of the far end of the frequency range goes on as a slow sweep does, by
+    // sweep steps 10 × Restart jump beyond the farthest frequency reached (further each time
+    // nothing new is reached; Restarts steps in a row that converge on nothing end it), each new
+    // stretch marked `restarted` and `jumped`, a visible break. An interrupt keeps what was found.
     void sweep_past_ends(PeriodicFlowMap &flow, const ContinuationSettings &settings, Branch &branch,
                          const ProgressCallback &progress)
     {
-      const double d    = settings.direction < 0 ? -1.0 : 1.0;
-      double       next = std::numeric_limits<double>::quiet_NaN(); // the last sweep step's frequency
-      while (!branch.points.empty() && branch.points.size() < settings.max_points && io::interrupt_signal() == 0)
+      const double d        = settings.direction < 0 ? -1.0 : 1.0;
+      double       next     = std::numeric_limits<double>::quiet_NaN(); // the last sweep step's frequency
+      unsigned int failures = 0;
+      while (!branch.points.empty() && branch.points.size() < settings.max_points && io::interrupt_signal() == 0 &&
+             failures <= settings.max_restarts)
         {
           const BranchPoint farthest = *std::max_element(branch.points.begin(), branch.points.end(),
                                                          [&](const auto &a, const auto &b) { return d * a.frequency < d * b.frequency; });
           next = (d * farthest.frequency <= d * next ? next : farthest.frequency) * (1 + d * 10 * settings.restart_jump);
           if (next > settings.max_frequency || next < settings.min_frequency)
             return;
-          ContinuationSettings here = settings;
-          here.max_points           = settings.max_points - static_cast<unsigned int>(branch.points.size());
-          const auto shifted = progress_after(progress, branch.points.size());
           Branch part;
-          Vector start;
-          flow.set_forcing_frequency(next);
-          // Settled from the farthest orbit (a sweep's carried state), else from rest (where a
-          // sweep value starts): the first orbit Newton converges on and LOCA follows.
-          for (const Vector &from : {Vector(farthest.state), Vector(Vector::Zero(flow.dimension()))})
+          try
             {
-              start = settled(flow, from, 2 * M_PI / next, 200, "forced response: a sweep step past the branch's end",
-                              settings.quiet);
-              if (io::interrupt_signal() != 0)
-                return;
-              part = run_with_restarts(flow, &flow, here, start, 2 * M_PI / next, next, settings.min_frequency,
-                                       settings.max_frequency, shifted);
-              branch.flow_evaluations += part.flow_evaluations;
-              if (!part.points.empty())
-                break;
+              part = sweep_step(flow, settings, farthest, next, branch.points.size(), progress);
             }
+          catch (const io::Interrupted &)
+            {
+              return;
+            }
+          branch.flow_evaluations += part.flow_evaluations;
           if (part.points.empty())
-            continue;
-          // The same stretch traced back toward the frontier, which the step skipped (it stops
-          // there or, turning at a fold, where this part starts).
-          // (Located special points come on top of Maximum points: the budget may be spent.)
-          const std::size_t used = branch.points.size() + part.points.size();
-          here.direction         = -d;
-          here.max_points        = used < settings.max_points ? settings.max_points - static_cast<unsigned int>(used) : 0;
-          Branch back = here.max_points == 0 ? Branch{}
-                                             : run_with_restarts(flow, &flow, here, start, 2 * M_PI / next, next,
-                                                                 std::min(farthest.frequency, next),
-                                                                 std::max(farthest.frequency, next), shifted);
-          branch.flow_evaluations += back.flow_evaluations;
-          if (back.points.size() > 1)
             {
-              back.points.erase(back.points.begin()); // the start orbit, part's first
-              in_branch_order(back.points);
-              part.points.insert(part.points.begin(), back.points.begin(), back.points.end());
+              ++failures;
+              continue;
             }
+          failures = 0;
           branch.restarts.push_back(branch.stop_reason);
           branch.restarts.insert(branch.restarts.end(), part.restarts.begin(), part.restarts.end());
           part.points.front().restarted = part.points.front().jumped = true;
@@ -1629,11 +1683,15 @@ namespace vibroimpact::periodic
             continue;
           const Vector       za = solver.z(a), zb = solver.z(b);
           const Eigen::Index m  = za.size() - 1;
+          // The stretch's last point counts its own frequency (elsewhere the next pair does).
+          const bool         last = k + 1 == branch.points.size() || branch.points[k + 1].restarted;
+          std::vector<double> along; // where the report frequencies fall on the secant, in order
           for (const double w : settings.report_frequencies)
+            if (const double s = (w - a.frequency) / (b.frequency - a.frequency); s >= 0 && (s < 1 || (last && s == 1)))
+              along.push_back(s);
+          std::sort(along.begin(), along.end());
+          for (const double s : along)
             {
-              const double s = (w - a.frequency) / (b.frequency - a.frequency);
-              if (!(s >= 0 && s < 1))
-                continue;
               const Vector guess = za + s * (zb - za);
               if (auto orbit = solver.on_plane(guess, Vector::Unit(m + 1, m), guess[m]);
                   orbit && (solver.z(*orbit) - guess).norm() <= (zb - za).norm())
