@@ -405,7 +405,7 @@ TEST_F(BadInput, UnwritableOutputFolders)
 {
   const auto file = write_case(valid_case);
   std::ofstream(directory_ / "a_file") << "x\n";
-  for (const std::string destination : {(directory_ / "a_file").string(), (directory_ / "a_file" / "x").string(),
+  for (const std::string &destination : {(directory_ / "a_file").string(), (directory_ / "a_file" / "x").string(),
                                         std::string("/proc/vibroimpact-output")})
     {
       const std::string command = std::string(VIBROIMPACT_CLI) + " modes " + file + " -q -o " + destination +

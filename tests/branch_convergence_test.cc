@@ -122,7 +122,7 @@ TEST(BranchConvergence, PinnedBeamStartWithAllModesSpreadsTheEnergyAndIsNotAnOrb
     for (Eigen::Index k = 4; k < flow.dimension() / 2; ++k)
       high += 0.5 * std::pow(2 * M_PI / flow.linear_period(unsigned(k + 1)) * x[k], 2) / flow.energy(x);
     const double residual = (flow.flow(x, T, 0.0, false).x - x).norm() / x.norm();
-    return std::array<double, 3>{high, T / flow.linear_period(1), residual};
+    return std::array<double, 3>{{high, T / flow.linear_period(1), residual}};
   };
   const auto all = orbit_of("0"), four = orbit_of("4");
   EXPECT_GT(all[0], 0.3);

@@ -181,7 +181,9 @@ namespace vibroimpact
             ASSERT_FALSE(report.lcp_failed);
             const double w = report.complementarity[0], p = report.impulse[0];
             if (p > 0)
-              EXPECT_NEAR(w, 0.0, 1e-12 * (1 + p / (h * k))) << "k " << k << " step " << step;
+              {
+                EXPECT_NEAR(w, 0.0, 1e-12 * (1 + p / (h * k))) << "k " << k << " step " << step;
+              }
           }
         EXPECT_LT(state.v[0], 0.0) << "k " << k << ": thrown back";
         EXPECT_LE(std::abs(state.v[0]), 1.0 + 1e-12) << "k " << k;

@@ -234,7 +234,9 @@ TEST_F(Faults, ASignalInEveryVerbIsHonouredWithinASecond)
       EXPECT_LT(seconds, 1.5) << v.verb << " took " << seconds << " s to stop";
       // Either nothing, or what was finished marked as interrupted.
       if (fs::exists(out))
-        EXPECT_TRUE(fs::exists(out / "INTERRUPTED")) << v.verb << " wrote an unmarked folder";
+        {
+          EXPECT_TRUE(fs::exists(out / "INTERRUPTED")) << v.verb << " wrote an unmarked folder";
+        }
       expect_nothing_left(scratch, v.verb);
     }
 }

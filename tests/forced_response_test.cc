@@ -329,9 +329,13 @@ TEST(ForcedResponse, BeamBranchEndingShortOfTheRangeGoesOnBySweepSteps)
       const auto &before = branch.points[k - 1], &after = branch.points[k];
       lowest             = std::min(lowest, after.frequency);
       if (!after.restarted)
-        EXPECT_LT(std::abs(after.frequency / before.frequency - 1), 0.03) << "point " << k;
+        {
+          EXPECT_LT(std::abs(after.frequency / before.frequency - 1), 0.03) << "point " << k;
+        }
       else if (std::abs(after.frequency / before.frequency - 1) > 0.005)
-        EXPECT_TRUE(after.jumped) << "a far restart is a visible break, point " << k;
+        {
+          EXPECT_TRUE(after.jumped) << "a far restart is a visible break, point " << k;
+        }
     }
   EXPECT_LT(lowest, 13.3) << "past the grazing where the branch closes on itself (" << branch.stop_reason << ")";
 }

@@ -227,7 +227,9 @@ namespace
                                                                                             << result.message;
           }
         if (result.outcome == Outcome::numerical_failure)
-          EXPECT_FALSE(result.message.empty()) << m.description;
+          {
+            EXPECT_FALSE(result.message.empty()) << m.description;
+          }
       }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << "fuzz: " << mutations.size() << " numeric mutations in " << seconds << " s: "
@@ -354,9 +356,13 @@ TEST(Fuzz, ASampleThroughTheProgram)
       const std::string error((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       EXPECT_TRUE(code == 0 || code == 1 || code == 2) << command << " exited " << code << ": " << error;
       if (code == 2)
-        EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << command << ": " << error;
+        {
+          EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << command << ": " << error;
+        }
       if (code != 0)
-        EXPECT_FALSE(fs::exists(out)) << command << ": output written on exit " << code;
+        {
+          EXPECT_FALSE(fs::exists(out)) << command << ": output written on exit " << code;
+        }
       else
         EXPECT_TRUE(fs::exists(out / "history.csv")) << command;
     }
