@@ -128,7 +128,9 @@ TEST(LibraryStudies, ComparisonOfTheTubeHasItsSupportsStatisticsInsideCoulombsCo
           EXPECT_TRUE(s.in_space);
           EXPECT_LE(s.friction_work, mu * s.wear_work * (1 + 1e-9)) << run.name << " " << s.name;
           if (run.name == "mj")
-            EXPECT_NEAR(s.friction_work, mu * s.wear_work, 1e-3 * mu * s.wear_work + 1e-15) << s.name;
+            {
+              EXPECT_NEAR(s.friction_work, mu * s.wear_work, 1e-3 * mu * s.wear_work + 1e-15) << s.name;
+            }
           wear += s.wear_work;
         }
       EXPECT_GT(wear, 0.0) << run.name; // the tube reached its supports

@@ -127,7 +127,9 @@ TEST(Tube, TorsionAndAxialFrequenciesConvergeToTheirClosedFormsAtRateTwo)
         {
           EXPECT_GT(errors[k], 0) << "a consistent mass overestimates";
           if (n == 16)
-            EXPECT_NEAR(std::log2(previous[k] / errors[k]), 2.0, 0.1) << "frequency " << k;
+            {
+              EXPECT_NEAR(std::log2(previous[k] / errors[k]), 2.0, 0.1) << "frequency " << k;
+            }
           previous[k] = errors[k];
         }
     }
