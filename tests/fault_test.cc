@@ -329,6 +329,11 @@ TEST_F(Faults, ContinuationInputsWithNothingToFollowAreBadInput)
   expect_refused("continue " + example("two_dof_fep") + " -s 'Continuation/Families='", "Continuation/Families");
   expect_refused("continue " + example("pinned_beam_frequency_sweep") + " -s 'Continuation/Minimum frequency=1e-300'",
                  "Continuation/Minimum frequency");
+  // Orbits at given frequencies belong to forced responses; a free family would silently ignore them.
+  expect_refused("continue " + example("two_dof_fep") + " -s 'Continuation/Report frequencies=1'",
+                 "Continuation/Report frequencies");
+  expect_refused("continue " + example("impact_oscillator") + " -s 'Continuation/Report frequencies=-1'",
+                 "Continuation/Report frequencies");
 }
 
 TEST_F(Faults, ContinuationCsvHoldsOnlyFiniteNumbers)

@@ -183,6 +183,8 @@ namespace vibroimpact::periodic
       for (const double k : c.orbit_points)
         if (k != std::floor(k))
           s.fail("Orbit points", "'" + std::to_string(k) + "' is not a point index");
+      if (c.kind == OrbitKind::free && !p.report_frequencies.empty())
+        s.fail("Report frequencies", "forced responses only (Kind = forced): a free family is continued in energy");
     }
   } // namespace
 
