@@ -1533,6 +1533,10 @@ namespace vibroimpact::periodic
 
   namespace
   {
+    // Forcing periods a forced response settles over before Newton: from rest at the start, and
+    // at each sweep step.
+    constexpr int settling_periods = 200;
+
     // The damped response at the flow's forcing frequency after `periods` forcing periods from x
     // (cut short on an interrupt: the caller checks).
     Vector settled(const PeriodicFlowMap &flow, Vector x, const double period, const int periods,
@@ -1582,7 +1586,7 @@ namespace vibroimpact::periodic
       for (const Vector &from : {Vector(farthest.state), Vector(Vector::Zero(flow.dimension()))})
         {
           flow.set_forcing_frequency(next);
-          start = settled(flow, from, 2 * M_PI / next, 200, "forced response: a sweep step past the branch's end",
+          start = settled(flow, from, 2 * M_PI / next, settling_periods, "forced response: a sweep step past the branch's end",
                           settings.quiet);
           if (io::interrupt_signal() != 0)
             return part;
@@ -1713,7 +1717,7 @@ namespace vibroimpact::periodic
     const double T0    = 2 * M_PI / first;
     flow.set_forcing_frequency(first);
     const Vector start = x0.size() > 0 ? x0
-                                       : settled(flow, Vector::Zero(flow.dimension()), T0, 200,
+                                       : settled(flow, Vector::Zero(flow.dimension()), T0, settling_periods,
                                                  "forced response settling from rest (200 periods)", settings.quiet);
     io::throw_if_interrupted("while the forced response settled from rest: nothing written");
     Branch branch = run_with_restarts(flow, &flow, settings, start, T0, first, settings.min_frequency,
