@@ -256,11 +256,12 @@ namespace vibroimpact
     };
 
     // factor < 0: −factor is the energy itself (the same on every mesh), not a multiple of E_g.
-    BeamOrbit beam_orbit(const unsigned int elements, const double factor)
+    BeamOrbit beam_orbit(const unsigned int elements, const double factor, const double stiffness = 100)
     {
       const auto c = test_cases::load_case(std::string(VIBROIMPACT_SOURCE_DIR) +
                                              "/examples/pinned_beam_backbone/elastic.prm",
-                                           {"Body beam/Number of elements=" + std::to_string(elements)});
+                                           {"Body beam/Number of elements=" + std::to_string(elements),
+                                            "Contact obstacle/Stiffness=" + std::to_string(stiffness)});
       BeamOrbit o;
       o.model = structure::build_model(c.description);
       o.flow  = std::make_unique<periodic::LinearImpactFlow>(o.model, periodic::LinearImpactFlowSettings{});
@@ -326,5 +327,90 @@ namespace vibroimpact
     const double order = std::log2(std::abs(omega[0] - omega[1]) / std::abs(omega[1] - omega[2]));
     EXPECT_NEAR(order, 4.0, 0.4) << omega[0] << " " << omega[1] << " " << omega[2];
     EXPECT_NEAR(omega[2], 10.97226, 2e-5) << "the backbone, not a tongue (20 elements: locked at 10.535)";
+  }
+
+  // A stiff spring (k = 1e3) excites the modes beside the family's own: Newton from the one-mode
+  // orbit fails with every FE mode, and the start climbs the first 2, 4, 8, ... modes instead
+  // (doc/periodic.md §11). At E = 0.0094 the orbit is found on 10, 20 and 40 elements, and its
+  // frequency converges toward the order of the Hermite modes (differences 4.4e-4, 4.8e-5).
+  TEST(ElasticContact, StiffSpringOrbitIsFoundOnEveryMeshAndConverges)
+  {
+    std::vector<double> omega;
+    for (const unsigned int n : {10u, 20u, 40u})
+      {
+        const auto o = beam_orbit(n, -0.0094, 1000);
+        ASSERT_LT(o.point.residual, 1e-8) << n << " elements";
+        EXPECT_NEAR(o.point.energy, 0.0094, 1e-10);
+        const auto once = o.flow->flow(o.point.state, o.point.period, 0.0, false);
+        EXPECT_LT((once.x - o.point.state).norm(), 1e-8 * o.point.state.norm()) << n << " elements: not an orbit";
+        omega.push_back(o.point.frequency);
+      }
+    const double order = std::log2(std::abs(omega[0] - omega[1]) / std::abs(omega[1] - omega[2]));
+    EXPECT_GT(order, 3.0) << omega[0] << " " << omega[1] << " " << omega[2];
+    EXPECT_NEAR(omega[2], 11.98807, 1e-4);
+  }
+
+  // The uncoupled oscillators scan a stretch at the step of the modes that carry the contact's
+  // motion, and finely only where the rest (bounded by their amplitudes) could make a switch: on
+  // the 20-element beam's orbit (every FE mode, k = 100, 40 modes up to 2.2e4 rad/s) they switch
+  // the spring when the fine scan does (every step at the highest mode's period / 24) and end in
+  // its state to round-off; both agree with the dense exponentials to those's rounding (their
+  // exp(A δ) over thousands of steps: 1e-10 in time, 1e-7 in state, 1e-4 in the Jacobian).
+  TEST(ElasticContact, CoarseScanSwitchesWhereTheFineScanDoes)
+  {
+    const auto o = beam_orbit(20, 3.5);
+    ASSERT_LT(o.point.residual, 1e-8);
+    periodic::LinearImpactFlowSettings fine_settings, dense_settings;
+    fine_settings.coarse_scan            = false;
+    dense_settings.uncoupled_oscillators = false;
+    const periodic::LinearImpactFlow fine_flow(o.model, fine_settings), dense(o.model, dense_settings);
+    const double                     scale = o.point.state.norm();
+    for (const double fraction : {0.55, 1.0})
+      {
+        const double T      = fraction * o.point.period;
+        const auto   coarse = o.flow->flow(o.point.state, T, 0.0, true);
+        const auto   fine   = fine_flow.flow(o.point.state, T, 0.0, true);
+        const auto   exact  = dense.flow(o.point.state, T, 0.0, true);
+        ASSERT_EQ(coarse.events.size(), fine.events.size()) << fraction;
+        ASSERT_EQ(coarse.events.size(), exact.events.size()) << fraction;
+        ASSERT_EQ(coarse.events.size(), fraction < 1 ? 1u : 2u) << "the spring closes once and opens once";
+        for (std::size_t k = 0; k < coarse.events.size(); ++k)
+          {
+            EXPECT_EQ(coarse.events[k].kind, fine.events[k].kind);
+            EXPECT_NEAR(coarse.events[k].time, fine.events[k].time, 1e-13 * o.point.period);
+            EXPECT_NEAR(coarse.events[k].time, exact.events[k].time, 1e-9 * o.point.period);
+          }
+        EXPECT_LT((coarse.x - fine.x).norm(), 1e-11 * scale) << fraction;
+        EXPECT_LT((coarse.jacobian - fine.jacobian).norm(), 1e-10 * fine.jacobian.norm()) << fraction;
+        EXPECT_LT((coarse.x - exact.x).norm(), 1e-7 * scale) << fraction;
+        EXPECT_LT((coarse.jacobian - exact.jacobian).norm(), 1e-4 * exact.jacobian.norm()) << fraction;
+      }
+  }
+
+  // The coarse scan's bound at work: mode 1 passes 2e-6 short of the spring (20 elements, just
+  // below its grazing energy) while mode 19 alone carries 5e-6 of the gap (less than 1e-3 of its
+  // motion, so it is not scanned for): the sum touches the spring, and the coarse scan finds
+  // those switches where the fine one does (without the bound it would step over them).
+  TEST(ElasticContact, CoarseScanFindsSwitchesOnlyTheHighModesMake)
+  {
+    const auto o = beam_orbit(20, 3.5);
+    periodic::LinearImpactFlowSettings fine_settings;
+    fine_settings.coarse_scan = false;
+    const periodic::LinearImpactFlow fine_flow(o.model, fine_settings);
+    const auto  &B       = o.flow->projection().contact_rows();
+    const double gap0    = o.flow->projection().gap0()[0];
+    const double grazing = o.flow->grazing_energy(1);
+    Vector       x       = o.flow->linear_mode_state(1, grazing * std::pow(1 - 2e-6 / gap0, 2));
+    const int    high    = 18; // mode 19
+    ASSERT_GT(std::abs(B(0, high)), 1e-3);
+    x[high] = 5e-6 / B(0, high);
+    const double T      = o.flow->linear_period(1);
+    const auto   coarse = o.flow->flow(x, T, 0.0, false);
+    const auto   fine   = fine_flow.flow(x, T, 0.0, false);
+    ASSERT_GE(fine.events.size(), 2u) << "the high mode makes the sum touch";
+    ASSERT_EQ(coarse.events.size(), fine.events.size());
+    for (std::size_t k = 0; k < coarse.events.size(); ++k)
+      EXPECT_NEAR(coarse.events[k].time, fine.events[k].time, 1e-12 * T) << k;
+    EXPECT_LT((coarse.x - fine.x).norm(), 1e-9 * x.norm()) << "a grazing touch: its switch times are ill-conditioned";
   }
 } // namespace vibroimpact

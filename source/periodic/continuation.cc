@@ -789,7 +789,10 @@ namespace vibroimpact::periodic
       }
 
       // The orbit on the plane tᵀz = c, Newton from `guess`; empty when Newton does not converge.
-      std::optional<BranchPoint> on_plane(const Vector &guess, const Vector &t, const double c)
+      // With a line search, a step that does not lower |F|² + (tᵀz − c)² is halved (at most six
+      // times): for guesses far from the orbit, where full steps diverge.
+      std::optional<BranchPoint> on_plane(const Vector &guess, const Vector &t, const double c,
+                                          const bool line_search = false)
       {
         Vector             zk = guess;
         const Eigen::Index m  = zk.size() - 1;
@@ -813,7 +816,8 @@ namespace vibroimpact::periodic
                 Vector rhs(m + 1);
                 rhs.head(m) = -F;
                 rhs[m]      = -plane;
-                zk += A.partialPivLu().solve(rhs);
+                const Vector step = A.partialPivLu().solve(rhs);
+                zk += line_search ? shortened(step, zk, t, c, F.squaredNorm() + plane * plane) : step;
                 if (!zk.allFinite())
                   return std::nullopt;
               }
@@ -822,6 +826,25 @@ namespace vibroimpact::periodic
           {
           }
         return std::nullopt;
+      }
+
+      // The step, halved until |F|² + (tᵀz − c)² falls below `merit` (a flow that fails counts as
+      // no decrease), the last halving kept.
+      Vector shortened(Vector step, const Vector &z, const Vector &t, const double c, const double merit)
+      {
+        for (int halving = 0; halving < 6; ++halving, step *= 0.5)
+          try
+            {
+              const Vector trial = z + step;
+              const Vector F     = interface_.residual(unknowns(trial), trial[trial.size() - 1], false).first;
+              const double plane = t.dot(trial) - c;
+              if (F.squaredNorm() + plane * plane < merit)
+                return step;
+            }
+          catch (const std::runtime_error &)
+            {
+            }
+        return step;
       }
 
       // ∂F/∂X at z (scaled unknowns and parameter).
@@ -1346,6 +1369,43 @@ namespace vibroimpact::periodic
 
   namespace
   {
+    // Elastic contacts: the map's start is mode j alone on the spring, exact for one mode. With
+    // every FE mode, Newton from it fails where the spring excites the others much (k = 1e3 at 20
+    // elements; 160 elements at k = 100). So the start climbs Galerkin subspaces: Newton at the
+    // start's energy on the first 2j, 4j, 8j, ... modes, each level from the last one's orbit with
+    // the new modes at rest; the full map's Newton (LOCA's first step) from the last. A level
+    // Newton fails on ends the climb there, with the orbit of the level below. Maps without
+    // subspaces keep their start.
+    std::optional<std::pair<Vector, double>> start_orbit(const PeriodicFlowMap &flow,
+                                                         const ContinuationSettings &settings, const double energy)
+    {
+      auto start = flow.one_impact_orbit(settings.mode, energy, settings.cycles);
+      unsigned int modes = 2 * settings.mode;
+      auto         level = start && settings.cycles == 1 ? flow.on_first_modes(modes) : nullptr;
+      if (!level)
+        return start;
+      auto orbit = level->one_impact_orbit(settings.mode, energy, 1);
+      while (level && orbit && io::interrupt_signal() == 0)
+        {
+          BranchPoint reference;
+          reference.state  = orbit->first;
+          reference.period = orbit->second;
+          reference.energy = level->energy(orbit->first);
+          OrbitSolver  solver(*level, nullptr, settings, reference);
+          const Vector z0     = solver.z(reference);
+          const auto   solved = solver.on_plane(z0, Vector::Unit(z0.size(), z0.size() - 1), z0[z0.size() - 1], true);
+          if (!solved)
+            break;
+          start = std::make_pair(flow.from_first_modes(solved->state), solved->period);
+          modes *= 2;
+          auto next = flow.on_first_modes(modes);
+          orbit     = next ? std::make_optional(std::make_pair(next->from_first_modes(solved->state), solved->period))
+                           : std::nullopt;
+          level     = std::move(next);
+        }
+      return start;
+    }
+
     // A branch stopped at a tongue's entry goes on from the map's own orbit guess at tongue_jump
     // × that energy beyond it, again and again, until the energy bound or the point limit. A start
     // Newton does not converge on (near a tongue the guess is far from the orbit) is tried again
@@ -1363,7 +1423,7 @@ namespace vibroimpact::periodic
           energy *= 1 + settings.direction * settings.tongue_jump;
           if (energy > settings.max_energy || energy < settings.min_energy)
             break;
-          const auto start = flow.one_impact_orbit(settings.mode, energy, 1);
+          const auto start = start_orbit(flow, settings, energy);
           if (!start)
             break;
           ContinuationSettings here = settings;
@@ -1499,7 +1559,7 @@ namespace vibroimpact::periodic
     // 0.14 %) starts on its impacting orbit there, before its fold; otherwise on the linear mode.
     const double energy = settings.start_energy_factor * graze;
     if (settings.start_energy_factor != 1 || settings.cycles > 1)
-      if (const auto start = flow.one_impact_orbit(settings.mode, energy, settings.cycles);
+      if (const auto start = start_orbit(flow, settings, energy);
           start && (settings.start_energy_factor > 1 || settings.cycles > 1 || flow.energy(start->first) < graze))
         {
           ContinuationSettings away = settings;

@@ -96,7 +96,8 @@ namespace vibroimpact::periodic
   }
 
   LinearImpactFlow::LinearImpactFlow(const model::StructuralModel &model, const LinearImpactFlowSettings &settings)
-    : impl_(std::make_unique<Implementation>(model, settings))
+    : model_(model)
+    , impl_(std::make_unique<Implementation>(model, settings))
   {}
 
   LinearImpactFlow::~LinearImpactFlow() = default;
@@ -233,7 +234,7 @@ namespace vibroimpact::periodic
                                                                               const unsigned int cycles) const
   {
     const auto &I = *impl_;
-    if (I.compliant && !I.settings.massless_contact_nodes && cycles == 1 && !I.harmonic && I.D.isZero(0.0) &&
+    if (I.compliant && cycles == 1 && !I.harmonic && I.D.isZero(0.0) &&
         I.G.isZero(0.0))
       return one_mode_spring_orbit(mode, energy);
     if (I.n_forcing > 0 || !I.D.isZero(0.0) || I.compliant || cycles == 0)
@@ -305,6 +306,31 @@ namespace vibroimpact::periodic
     Vector       x      = Vector::Zero(2 * I.m);
     x[mode - 1]         = b > 0 ? A : -A;
     return std::make_pair(x, period);
+  }
+
+  std::unique_ptr<PeriodicFlowMap> LinearImpactFlow::on_first_modes(const unsigned int r) const
+  {
+    const auto &I = *impl_;
+    // Only unilateral springs (elastic contacts, massless contact nodes' condensed stops) start on a
+    // one-mode orbit (one_mode_spring_orbit) that more modes perturb.
+    if (!I.compliant || I.harmonic || !I.D.isZero(0.0) || !I.G.isZero(0.0) ||
+        r == 0 || r >= static_cast<unsigned int>(I.m))
+      return nullptr;
+    LinearImpactFlowSettings fewer = I.settings;
+    fewer.n_modes                  = r;
+    return std::make_unique<LinearImpactFlow>(model_, fewer);
+  }
+
+  Vector LinearImpactFlow::from_first_modes(const Vector &x) const
+  {
+    const Eigen::Index m = impl_->m, r = x.size() / 2;
+    if (x.size() % 2 != 0 || r > m)
+      throw std::invalid_argument("a state of " + std::to_string(x.size()) + " entries is not one of a map on the first "
+                                  "modes of this map's " + std::to_string(m));
+    Vector z            = Vector::Zero(2 * m);
+    z.head(r)           = x.head(r);
+    z.segment(m, r)     = x.tail(r);
+    return z;
   }
 
   std::vector<double> LinearImpactFlow::held_contact_frequencies() const

@@ -6,6 +6,7 @@
 #include "linear_impact_flow_implementation.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -129,13 +130,107 @@ namespace vibroimpact::periodic
       }
 
     private:
-      // Whole scan steps from the stretch's start until a switch or the period's end.
+      // The oscillators a stretch's switches are looked for on at a coarse step: the first `slow`
+      // (λ ascending); the others' share of each contact's distance from its switch is bounded
+      // by `bound` (their amplitudes at the start, grown at most by e^{|α| τ/2} with the
+      // unfolding damping), so a coarse step whose slow share stays beyond that bound holds no
+      // switch. Where the fast oscillators carry less than 1e-3 of the distance's oscillation
+      // (many FE modes far above the contact's frequencies), this saves most scan steps.
+      struct SlowShare
+      {
+        Eigen::Index        slow = 0;
+        double              step = 0.0;
+        std::vector<double> bound;
+      };
+
+      SlowShare slow_share(const Stretch &s, const double remaining) const
+      {
+        const Eigen::Index n = s.o.lambda.size();
+        const Vector amplitude = (s.p0.cwiseAbs2() + s.r0.cwiseAbs2().cwiseQuotient(s.o.lambda)).cwiseSqrt() *
+                                 std::exp(0.5 * std::abs(alpha) * remaining);
+        SlowShare share;
+        share.slow = n;
+        share.bound.assign(closed.size(), 0.0);
+        for (Eigen::Index cut = n; cut > 1; --cut)
+          {
+            bool small = true;
+            for (unsigned int i = 0; i < closed.size() && small; ++i)
+              {
+                const Vector reach = s.o.contact_rows.row(i).transpose().cwiseAbs().cwiseProduct(amplitude);
+                small = reach.tail(n - cut + 1).sum() <= 1e-3 * reach.sum();
+              }
+            if (!small)
+              break;
+            share.slow = cut - 1;
+          }
+        for (unsigned int i = 0; i < closed.size(); ++i)
+          share.bound[i] = s.o.contact_rows.row(i).tail(n - share.slow).cwiseAbs().dot(amplitude.tail(n - share.slow));
+        share.step = std::max(delta, 2 * M_PI / std::sqrt(s.o.lambda[share.slow - 1]) /
+                                       flow.settings.samples_per_period);
+        return share;
+      }
+
+      // Whether contact i may switch in a coarse step: the slow share of its distance from the
+      // switch, less the fast share's bound, crosses or dips to zero (the fine scan's tests).
+      bool may_switch(const Stretch &s, const SlowShare &share, const unsigned int i, const Vector &p_a,
+                      const Vector &r_a, const Vector &p_b, const Vector &r_b, const double dt) const
+      {
+        const auto   row   = s.o.contact_rows.row(i).head(share.slow);
+        const double sign  = closed[i] ? -1.0 : 1.0;
+        const double f_a   = sign * (s.o.gap_static[i] + row.dot(p_a.head(share.slow))) - share.bound[i];
+        const double f_b   = sign * (s.o.gap_static[i] + row.dot(p_b.head(share.slow))) - share.bound[i];
+        const double v_a   = sign * row.dot(r_a.head(share.slow)), v_b = sign * row.dot(r_b.head(share.slow));
+        return f_a <= 0 || f_b <= 0 || (v_a < 0 && v_b > 0 && std::min(f_a, f_b) <= dt * (v_b - v_a));
+      }
+
+      // Coarse steps over the stretch; a step where a contact may switch is scanned finely.
       StretchEnd scan(const Stretch &s, const double remaining)
       {
-        const Transitions step = transitions(s.o.lambda, s.damping, delta, false);
+        const SlowShare share = slow_share(s, remaining);
+        if (share.step <= delta || !flow.settings.coarse_scan)
+          return scan_finely(s, s.p0, s.r0, 0.0, remaining);
+        const Transitions step = transitions(s.o.lambda, s.damping, share.step, false);
         Vector            p_a = s.p0, r_a = s.r0, p_b, r_b;
+        double            tau_a = 0.0;
+        while (tau_a < remaining)
+          {
+            const double dt = std::min(share.step, remaining - tau_a);
+            Stretch::advance(dt == share.step ? step : transitions(s.o.lambda, s.damping, dt, false), p_a, r_a, p_b,
+                             r_b);
+            bool examine = false;
+            for (unsigned int i = 0; i < closed.size() && !examine; ++i)
+              examine = may_switch(s, share, i, p_a, r_a, p_b, r_b, dt);
+            if (examine)
+              {
+                StretchEnd end = scan_finely(s, p_a, r_a, tau_a, dt);
+                if (end.contact >= 0 || tau_a + dt >= remaining)
+                  return end;
+                p_b = end.p, r_b = end.r;
+              }
+            else
+              for (unsigned int i = 0; i < closed.size(); ++i)
+                if (!closed[i])
+                  result.min_gap = std::min(result.min_gap, std::max(s.side(i, p_b), 0.0));
+            std::swap(p_a, p_b), std::swap(r_a, r_b);
+            tau_a += dt;
+          }
+        StretchEnd end;
+        end.length = remaining;
+        end.p      = p_a;
+        end.r      = r_a;
+        return end;
+      }
+
+      // Whole scan steps of the shortest period's fraction from (p, r) at `start` in the stretch
+      // over `length`, until a switch (its time since the stretch's start) or the end.
+      StretchEnd scan_finely(const Stretch &s, const Vector &p, const Vector &r, const double start,
+                             const double length)
+      {
+        const Transitions step = transitions(s.o.lambda, s.damping, delta, false);
+        Vector            p_a = p, r_a = r, p_b, r_b;
         double            tau_a = 0.0, s_event = infinity;
         int               contact = -1;
+        const double      remaining = length;
         while (tau_a < remaining)
           {
             const double dt = std::min(delta, remaining - tau_a);
@@ -157,7 +252,7 @@ namespace vibroimpact::periodic
           }
         StretchEnd end;
         end.contact = contact;
-        end.length  = contact >= 0 ? tau_a : remaining;
+        end.length  = start + (contact >= 0 ? tau_a : remaining);
         end.p       = contact >= 0 ? p_b : p_a;
         end.r       = contact >= 0 ? r_b : r_a;
         return end;

@@ -113,20 +113,66 @@ namespace vibroimpact::studies
       MeshBranch                    branch;
       ContinuationSetup             setup;
       std::vector<periodic::Branch> branches;
+      // Branch points = at energies: the orbit at each energy, empty where Newton failed.
+      std::vector<std::optional<periodic::BranchPoint>> at_energies;
     };
 
+    // Branch points = at energies: each orbit alone, the family's start (doc/periodic.md §11) at
+    // that energy solved and nothing continued, so the mesh's branch is these orbits.
+    void solve_at_energies(TracedMesh &traced, const std::vector<double> &energies)
+    {
+      auto        &m    = traced.branch;
+      const auto  &flow = *traced.setup.flow;
+      const double graze = flow.grazing_energy(static_cast<unsigned int>(traced.setup.continuation.families.front()));
+      unsigned int found = 0;
+      for (const double energy : energies)
+        {
+          periodic::ContinuationCase one          = traced.setup.continuation;
+          one.families.resize(1);
+          one.settings.start_energy_factor        = energy / graze;
+          one.settings.max_points                 = 1;
+          one.settings.tongue_jump                = 0;
+          one.max_energy_factor                   = std::max(one.max_energy_factor, 2 * energy / graze);
+          one.settings.max_energy                 = std::max(one.settings.max_energy, 2 * energy);
+          std::optional<periodic::BranchPoint> orbit;
+          try
+            {
+              const auto branches = trace_families(one, *traced.setup.flow, true);
+              if (!branches.empty() && !branches.front().points.empty() &&
+                  std::abs(branches.front().points.front().energy / energy - 1) < 1e-9)
+                orbit = branches.front().points.front();
+            }
+          catch (const integrators::NumericalFailure &)
+            {
+            }
+          traced.at_energies.push_back(orbit);
+          if (orbit)
+            m.energy.push_back(energy), m.frequency.push_back(orbit->frequency), m.tongue.emplace_back(), ++found;
+        }
+      m.stop_reason = "orbits solved at " + std::to_string(found) + " of " + std::to_string(energies.size()) +
+                      " energies";
+      m.failed = found == 0;
+    }
+
     TracedMesh trace_mesh(const structure::CaseDescription &description, const periodic::ContinuationCase &cc,
-                          const integrators::MoreauJeanSettings &moreau_jean, const unsigned int cycle)
+                          const integrators::MoreauJeanSettings &moreau_jean, const unsigned int cycle,
+                          const std::vector<double> *at_energies)
     {
       const auto                 start   = std::chrono::steady_clock::now();
       structure::CaseDescription refined = description;
       for (auto &body : refined.bodies)
         body.refinements += cycle;
-      TracedMesh traced{MeshBranch{}, prepare_continuation(refined, cc, moreau_jean), {}};
+      TracedMesh traced{MeshBranch{}, prepare_continuation(refined, cc, moreau_jean), {}, {}};
       auto      &m = traced.branch;
       m.cycle      = cycle;
       m.n_elements = traced.setup.model->n_elements;
       m.n_modes    = static_cast<unsigned int>(traced.setup.flow->dimension() / 2);
+      if (at_energies)
+        {
+          solve_at_energies(traced, *at_energies);
+          m.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          return traced;
+        }
       try
         {
           traced.branches = trace_families(traced.setup.continuation, *traced.setup.flow, true);
@@ -254,16 +300,27 @@ namespace vibroimpact::studies
     BranchConvergence       result;
     for (unsigned int cycle = 0; cycle < settings.n_cycles; ++cycle)
       {
-        traced.push_back(trace_mesh(description, continuation, moreau_jean, cycle));
+        traced.push_back(trace_mesh(description, continuation, moreau_jean, cycle,
+                                    settings.orbits_at_energies ? &settings.energies : nullptr));
         result.meshes.push_back(traced.back().branch);
         if (on_cycle)
           on_cycle(cycle);
       }
     result.energies = settings.energies.empty() ? default_energies(result.meshes) : settings.energies;
-    for (const double energy : result.energies)
+    for (std::size_t e = 0; e < result.energies.size(); ++e)
       {
+        const double energy = result.energies[e];
         result.values.emplace_back();
         for (const auto &t : traced)
+          if (settings.orbits_at_energies)
+            {
+              const auto &orbit = t.at_energies[e];
+              result.values.back().push_back(
+                orbit ? BranchValue{EnergyCover::backbone, orbit->frequency, contact_fraction(*t.setup.flow, *orbit), nan,
+                                    nan}
+                      : BranchValue{EnergyCover::outside, nan, nan, nan, nan});
+            }
+          else
           {
             // Contact fractions cost a flow each: only for the points an interpolation uses.
             const auto fraction = [&t](const std::size_t k) {

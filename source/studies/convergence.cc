@@ -251,6 +251,11 @@ namespace vibroimpact::studies
           "Branch study: total energies at which each mesh's branch is interpolated (in log E, between "
           "backbone points, never across a tongue), separated by ','; empty: five spanning the range every "
           "branch covers.");
+    s.add("Branch points", c.orbits_at_energies,
+          io::Choices<bool>{{"traced", false}, {"at energies", true}},
+          "Branch study: traced: each mesh's family continued and interpolated at the Energies; at energies: "
+          "each mesh's orbit solved at each of the Energies alone, by Newton from the family's start (no "
+          "continuation, no tongue labels: for fine meshes where a whole family takes too long).");
     if (!s.reading())
       return;
     for (const auto &q : c.quantities)
@@ -262,6 +267,8 @@ namespace vibroimpact::studies
         {
           s.fail("Quantities", "'" + q + "': " + e.what());
         }
+    if (c.orbits_at_energies && c.energies.empty())
+      s.fail("Branch points", "'at energies' needs the Energies to solve the orbits at");
     if (c.study == ConvergenceStudy::response && c.quantities.empty())
       s.fail("Quantities", "a response study needs at least one quantity");
   }

@@ -20,6 +20,7 @@
 #include <Eigen/Dense>
 
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -90,6 +91,12 @@ namespace vibroimpact::periodic
     {
       return std::nullopt;
     }
+    // The same map on its first r modes, a Galerkin subspace, where the map's starts are exact
+    // on one mode only (elastic contacts): a start climbs from few modes to all (doc/periodic.md
+    // §11). Empty where the map has no such start, or r is not below its own number of modes.
+    virtual std::unique_ptr<PeriodicFlowMap> on_first_modes(unsigned int /*r*/) const { return nullptr; }
+    // A state x of the map on_first_modes gave, in this map's coordinates (the other modes at rest).
+    virtual Vector from_first_modes(const Vector &x) const { return x; }
     // An orbit found by simulating the model from its initial state (or from x0) for `time` (conservative
     // runs with sticking settle on one, the seed's slide 13): the state half-way through the last
     // whole period and the period, found from the recurrence of the impact times. Empty when the

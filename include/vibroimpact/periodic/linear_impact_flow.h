@@ -46,6 +46,10 @@ namespace vibroimpact::periodic
     // O(m) and the Jacobian O(m² n) per contact switch, not dense exponentials. false: the dense
     // exponentials as for every other model (kept to check the closed forms against).
     bool                uncoupled_oscillators = true;
+    // The uncoupled oscillators scan at the step of the modes that carry the contacts' motion,
+    // finely only where the others (bounded by their amplitudes) could switch a contact; false:
+    // every step at the shortest period's fraction (kept to check against).
+    bool                coarse_scan = true;
     unsigned int        samples_per_period = 24;   // event scan per shortest period
     unsigned int        max_events         = 100000;
   };
@@ -72,14 +76,17 @@ namespace vibroimpact::periodic
     // from (p, 0) the flow reaches the stop at T/2 with a velocity along the contact row, which
     // e = 1 reverses. Linear in p: two conditions, solved exactly.
     Vector one_impact_turning_point(unsigned int contact, double period) const;
-    // Elastic contacts, undamped and unloaded: mode j's orbit of energy E on the spring it
-    // reaches first with every other mode at rest (a bilinear oscillator, in closed form), from
+    // Unilateral springs (elastic contacts, or massless contact nodes' condensed stops), undamped
+    // and unloaded: mode j's orbit of energy E on the spring it reaches first with every other
+    // mode at rest (a bilinear oscillator, in closed form), from
     // its turning point away from the stop. Exact for one mode; for more, the guess Newton
     // corrects (the other modes' share is what the spring's force excites in them).
     std::optional<std::pair<Vector, double>> one_mode_spring_orbit(unsigned int mode, double energy) const;
     // A long run of this exact map; the start may be given in modal coordinates.
     std::optional<std::pair<Vector, double>> simulated_orbit(double time, const Vector &x0 = {}) const override;
     Vector initial_state() const override;
+    std::unique_ptr<PeriodicFlowMap> on_first_modes(unsigned int r) const override;
+    Vector from_first_modes(const Vector &x) const override;
     std::vector<double> held_contact_frequencies() const override;
     bool   forced() const override;
     void   set_forcing_frequency(double omega) override;
@@ -94,6 +101,7 @@ namespace vibroimpact::periodic
     struct Implementation;
 
   private:
+    const model::StructuralModel   &model_; // outlives the map, as for every map (on_first_modes)
     std::unique_ptr<Implementation> impl_;
   };
 } // namespace vibroimpact::periodic

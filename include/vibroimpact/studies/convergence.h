@@ -69,6 +69,9 @@ namespace vibroimpact::studies
     std::vector<std::string> quantities;    // response
     std::string              reference_run; // a "Run <name>"; empty: exact values or the finest cycle
     std::vector<double>      energies;      // branch: where the branches are compared; empty: chosen
+    // branch: each mesh's orbit solved at each of the energies (Newton from the family's start),
+    // not the family traced and interpolated: for meshes where a whole family costs too long.
+    bool                     orbits_at_energies = false;
   };
 
   void bind_convergence_parameters(io::ParameterSection &section, ConvergenceSettings &settings);
