@@ -123,6 +123,7 @@ namespace vibroimpact::periodic
       Vector q_static;      // the equilibrium q_s
       Matrix contact_rows;  // B V: gap_i = gap_static_i + (B V)_i p
       Vector gap_static;    // gap0 + B q_s
+      bool   modal = false; // V = I: no spring closed, the modes themselves (ascending)
     };
     mutable std::map<ClosedSet, Oscillators> oscillators_cache;
     mutable std::mutex                       oscillators_mutex;

@@ -30,10 +30,21 @@ namespace vibroimpact::periodic
           K += kappa * B.row(i).transpose() * B.row(i);
           f -= kappa * gap0[i] * B.row(i).transpose();
         }
-    const Eigen::SelfAdjointEigenSolver<Matrix> eigen(K);
     Oscillators o;
-    o.V            = eigen.eigenvectors();
-    o.lambda       = eigen.eigenvalues();
+    const Vector squared = omega.cwiseAbs2();
+    o.modal = std::none_of(closed.begin(), closed.end(), [](bool c) { return c; }) &&
+              std::is_sorted(squared.data(), squared.data() + squared.size());
+    if (o.modal) // K = Ω², already diagonal and ascending
+      {
+        o.V      = Matrix::Identity(m, m);
+        o.lambda = squared;
+      }
+    else
+      {
+        const Eigen::SelfAdjointEigenSolver<Matrix> eigen(K);
+        o.V      = eigen.eigenvectors();
+        o.lambda = eigen.eigenvalues();
+      }
     o.q_static     = o.V * (o.V.transpose() * f).cwiseQuotient(o.lambda);
     o.contact_rows = B * o.V;
     o.gap_static   = gap0 + B * o.q_static;
@@ -318,14 +329,18 @@ namespace vibroimpact::periodic
 
       // z ↦ (q_s ξ0 + V(a∘P + b∘R), V(c∘P + d∘R), ξ), P = Vᵀ(q − q_s ξ0), R = Vᵀ q̇, on every
       // column of [J | ∂z/∂α]; then ∂/∂α of the stretch itself.
+      // The set with no spring closed has V = I (the modes themselves): its m × m products, half
+      // of a flow's cost with many modes, are skipped.
       void carry_tangent(const Stretch &s, const double length)
       {
-        const auto       &o   = s.o;
-        const Transitions phi = transitions(o.lambda, s.damping, length, true);
-        const Matrix      P   = o.V.transpose() * (tangent.topRows(m) - o.q_static * tangent.row(2 * m));
-        const Matrix      R   = o.V.transpose() * tangent.middleRows(m, m);
-        tangent.topRows(m) = o.q_static * tangent.row(2 * m) + o.V * (phi.a.asDiagonal() * P + phi.b.asDiagonal() * R);
-        tangent.middleRows(m, m) = o.V * (phi.c.asDiagonal() * P + phi.d.asDiagonal() * R);
+        const auto       &o        = s.o;
+        const Transitions phi      = transitions(o.lambda, s.damping, length, true);
+        const auto        in_basis = [&o](Matrix X) { return o.modal ? X : Matrix(o.V.transpose() * X); };
+        const auto        back     = [&o](Matrix X) { return o.modal ? X : Matrix(o.V * X); };
+        const Matrix      P = in_basis(tangent.topRows(m) - o.q_static * tangent.row(2 * m));
+        const Matrix      R = in_basis(tangent.middleRows(m, m));
+        tangent.topRows(m) = o.q_static * tangent.row(2 * m) + back(phi.a.asDiagonal() * P + phi.b.asDiagonal() * R);
+        tangent.middleRows(m, m) = back(phi.c.asDiagonal() * P + phi.d.asDiagonal() * R);
         tangent.col(nz).head(m) += o.V * (phi.da.cwiseProduct(s.p0) + phi.db.cwiseProduct(s.r0));
         tangent.col(nz).segment(m, m) += o.V * (phi.dc.cwiseProduct(s.p0) + phi.dd.cwiseProduct(s.r0));
       }
