@@ -60,6 +60,36 @@ TEST(BranchConvergence, PinnedBeamBackboneConvergesAtTheOrderOfItsModes)
             b.meshes[0].energy.size() + b.meshes[1].energy.size() + b.meshes[2].energy.size());
 }
 
+// Branch points = at energies on the elastic obstacle (k = 100, every FE mode, 10/20/40
+// elements): each mesh's orbit at each energy is solved alone; at E = 0.012 the frequencies are
+// the single orbits' of doc/periodic.md §11 (10.9724127, 10.9722665, 10.9722565: order 3.9), the
+// contact fraction converges with them; below grazing (E_g = 0.00269) the orbit is the linear
+// mode (ω = π², no contact).
+TEST(BranchConvergence, ElasticBeamOrbitsSolvedAtTheEnergiesConvergeAtTheOrderOfTheModes)
+{
+  const auto c = test_cases::load_case(std::string(VIBROIMPACT_SOURCE_DIR) + "/examples/pinned_beam_backbone/elastic.prm",
+                                       {"Body beam/Number of elements=10", "Convergence/Refinement cycles=3",
+                                        "Convergence/Energies=0.002,0.012", "Convergence/Branch points=at energies"});
+  const auto result = studies::run_convergence(studies::prepare_convergence(c));
+  ASSERT_TRUE(result.branch);
+  const auto &b = *result.branch;
+  ASSERT_EQ(b.meshes.size(), 3u);
+  ASSERT_EQ(b.energies.size(), 2u);
+  for (unsigned int m = 0; m < 3; ++m)
+    {
+      EXPECT_NEAR(b.values[0][m].frequency, M_PI * M_PI, 1e-4) << m;
+      EXPECT_EQ(b.values[0][m].contact_fraction, 0.0) << m;
+      EXPECT_EQ(b.values[1][m].cover, studies::EnergyCover::backbone);
+      EXPECT_EQ(b.meshes[m].energy.size(), 2u);
+    }
+  EXPECT_NEAR(b.values[1][0].frequency, 10.9724127, 2e-7);
+  EXPECT_NEAR(b.values[1][1].frequency, 10.9722665, 2e-7);
+  EXPECT_NEAR(b.values[1][2].frequency, 10.9722565, 2e-7);
+  EXPECT_NEAR(b.richardson_order(1, false), 3.9, 0.3);
+  EXPECT_GT(b.richardson_order(1, true), 3.0) << "the contact fraction converges with the frequency";
+  EXPECT_NEAR(b.values[1][2].contact_fraction, 0.2677, 1e-3);
+}
+
 // A branch made of the rod's closed-form backbone at scattered energies, with a stretch of
 // tongue points (locked frequency) in the middle: at fixed energies the cubic in ln E gives the
 // closed form to 1e-6 (a linear one is 5e-6 – 1.3e-5 off at these spacings), the contact
