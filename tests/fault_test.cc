@@ -334,6 +334,9 @@ TEST_F(Faults, ContinuationInputsWithNothingToFollowAreBadInput)
                  "Continuation/Report frequencies");
   expect_refused("continue " + example("impact_oscillator") + " -s 'Continuation/Report frequencies=-1'",
                  "Continuation/Report frequencies");
+  // Orbits solved at energies need the energies: there is nothing to choose them from.
+  expect_refused("converge " + example("pinned_beam_backbone") + " -s 'Convergence/Branch points=at energies'",
+                 "Convergence/Branch points");
 }
 
 TEST_F(Faults, ContinuationCsvHoldsOnlyFiniteNumbers)
