@@ -1369,7 +1369,8 @@ namespace vibroimpact::periodic
 
   namespace
   {
-    // Elastic contacts: the map's start is mode j alone on the spring, exact for one mode. With
+    // Unilateral springs (elastic contacts, massless nodes' condensed stops): the map's start is
+    // mode j alone on the spring, exact for one mode. With
     // every FE mode, Newton from it fails where the spring excites the others much (k = 1e3 at 20
     // elements; 160 elements at k = 100). So the start climbs Galerkin subspaces: Newton at the
     // start's energy on the first 2j, 4j, 8j, ... modes, each level from the last one's orbit with
