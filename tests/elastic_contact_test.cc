@@ -414,3 +414,50 @@ namespace vibroimpact
     EXPECT_LT((coarse.x - fine.x).norm(), 1e-9 * x.norm()) << "a grazing touch: its switch times are ill-conditioned";
   }
 } // namespace vibroimpact
+
+namespace vibroimpact
+{
+  // The subharmonic family that meets the first NSM (issue 34 §5; doc/periodic.md §11): at 20
+  // elements the backbone locks near 2.6 E_g into the tongue where mode 4 runs 15 cycles a period,
+  // and Tongue jump steps over it. With Tongue family points the tongue is traced as its own
+  // family onward from its entry: over the rest of the energy range (to 5 E_g) it stays locked at
+  // 15 ω = ω4 (to 1e-3; its frequency moves by < 1e-4 while the backbone stiffens by 6 %). Traced
+  // back from the first orbit past the jump, the other flank is the backbone itself down to the
+  // family's start (20 elements: the backbone crosses the tongue).
+  TEST(ElasticContact, TongueTheBackboneStepsOverIsTracedAsTheSubharmonicFamily)
+  {
+    const auto c = test_cases::load_case(std::string(VIBROIMPACT_SOURCE_DIR) +
+                                         "/examples/pinned_beam_backbone/elastic.prm");
+    const auto model = structure::build_model(c.description);
+    const periodic::LinearImpactFlow flow(model, periodic::LinearImpactFlowSettings{});
+    periodic::ContinuationSettings   settings = c.continuation.settings;
+    const double                     graze    = flow.grazing_energy(1);
+    settings.max_energy                       = 5 * graze;
+    settings.tongue_family_points             = 60;
+    const auto backbone = periodic::continue_free_family(flow, settings);
+    ASSERT_FALSE(backbone.points.empty()) << backbone.stop_reason;
+    ASSERT_EQ(backbone.tongue_families.size(), 2u) << "one tongue stepped over: its two flanks";
+    const auto &onward = backbone.tongue_families[0], &back = backbone.tongue_families[1];
+
+    ASSERT_GE(onward.points.size(), 5u) << onward.stop_reason;
+    const double omega4 = 2 * M_PI / flow.linear_period(4);
+    double       lowest = onward.points.front().frequency, highest = lowest, top = 0;
+    for (const auto &p : onward.points)
+      {
+        EXPECT_LT(p.residual, 1e-8);
+        EXPECT_NEAR(15 * p.frequency / omega4, 1.0, 1e-3) << "at E = " << p.energy << ": not mode 4 at 1:15";
+        lowest  = std::min(lowest, p.frequency);
+        highest = std::max(highest, p.frequency);
+        top     = std::max(top, p.energy);
+      }
+    EXPECT_LT((highest - lowest) / lowest, 1e-4) << "a tongue is phase-locked";
+    EXPECT_GT(top, 0.999 * settings.max_energy) << "the tongue's family spans the energy range";
+    EXPECT_GT(backbone.points.back().frequency / backbone.points.front().frequency - 1, 0.05)
+      << "while the backbone stiffens";
+
+    ASSERT_FALSE(back.points.empty()) << back.stop_reason;
+    EXPECT_NEAR(back.points.back().energy / backbone.points.front().energy, 1.0, 1e-6) << back.stop_reason;
+    EXPECT_NEAR(back.points.back().frequency, backbone.points.front().frequency, 1e-7)
+      << "back to the backbone's start";
+  }
+} // namespace vibroimpact

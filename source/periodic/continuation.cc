@@ -1412,9 +1412,18 @@ namespace vibroimpact::periodic
     // Newton does not converge on (near a tongue the guess is far from the orbit) is tried again
     // further on, Restarts times at most in a row; an empty branch from `start_energy` as well.
     // The first point of each new stretch is marked restarted.
-    void continue_past_tongues(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
-                               const double start_energy, Branch &branch, const ProgressCallback &progress)
+    // A tongue the backbone stepped over: its last orbit before the jump (locked in the tongue)
+    // and the first one past it.
+    struct SteppedOverTongue
     {
+      BranchPoint entry, beyond;
+    };
+
+    std::vector<SteppedOverTongue> continue_past_tongues(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
+                                                         const double start_energy, Branch &branch,
+                                                         const ProgressCallback &progress)
+    {
+      std::vector<SteppedOverTongue> tongues;
       // Starts in a row Newton did not converge on (the first one's included): the next is further on.
       unsigned int failures = branch.points.empty() ? 1 : 0;
       double       energy   = branch.points.empty() ? start_energy : branch.points.back().energy;
@@ -1438,6 +1447,8 @@ namespace vibroimpact::periodic
               continue;
             }
           failures = 0;
+          if (branch.entered_tongue && !branch.points.empty())
+            tongues.push_back({branch.points.back(), part.points.front()});
           if (!branch.points.empty())
             branch.restarts.push_back(branch.stop_reason);
           if (!part.points.empty())
@@ -1449,6 +1460,35 @@ namespace vibroimpact::periodic
           if (!part.points.empty())
             energy = std::max(energy, part.points.back().energy);
         }
+      return tongues;
+    }
+
+    // The tongues' own families (tongue_family_points): each followed with no tongue jump onward
+    // from its entry and back from the first orbit past it, no further back than the family's
+    // start energy. Where a flank goes is the dynamics': along the tongue's flank of the
+    // subharmonic family, or (when the jump skipped no tongue orbit) back along the backbone.
+    void trace_tongue_families(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
+                               const double start_energy, const std::vector<SteppedOverTongue> &tongues,
+                               Branch &branch, const ProgressCallback &progress)
+    {
+      ContinuationSettings flank = settings;
+      flank.tongue_jump          = 0;
+      flank.max_points           = settings.tongue_family_points;
+      if (settings.direction > 0)
+        flank.min_energy = std::max(settings.min_energy, start_energy);
+      else
+        flank.max_energy = std::min(settings.max_energy, start_energy);
+      std::size_t traced = branch.points.size();
+      for (std::size_t t = 0; t < tongues.size() && io::interrupt_signal() == 0; ++t)
+        for (const bool onward : {true, false})
+          {
+            const BranchPoint &from = onward ? tongues[t].entry : tongues[t].beyond;
+            flank.direction         = onward ? settings.direction : -settings.direction;
+            Branch part = continue_free_family(flow, flank, from.state, from.period, progress_after(progress, traced));
+            part.family = family_name(settings) + ", tongue " + std::to_string(t + 1) + (onward ? " onward" : " back");
+            traced += part.points.size();
+            branch.tongue_families.push_back(std::move(part));
+          }
     }
   } // namespace
 
@@ -1569,7 +1609,11 @@ namespace vibroimpact::periodic
             return *refused;
           Branch branch = continue_free_family(flow, away, start->first, start->second, progress);
           if (settings.tongue_jump > 0 && settings.cycles == 1)
-            continue_past_tongues(flow, away, energy, branch, progress);
+            {
+              const auto tongues = continue_past_tongues(flow, away, energy, branch, progress);
+              if (settings.tongue_family_points > 0)
+                trace_tongue_families(flow, away, energy, tongues, branch, progress);
+            }
           return branch;
         }
     if (settings.cycles > 1)

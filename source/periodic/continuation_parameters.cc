@@ -92,6 +92,11 @@ namespace vibroimpact::periodic
             "internal-resonance tongue, |d ln w| < 1e-3 |d ln E| over two steps) the branch stops and starts again "
             "from that guess this fraction of the energy beyond, to follow the backbone past its tongues; 0: "
             "tongues are followed.");
+      s.add("Tongue family points", p.tongue_family_points, 0, 100000,
+            "With a Tongue jump: each tongue the backbone stepped over is traced as its own family (the subharmonic "
+            "family meeting the backbone there: the tongue's column names the mode and harmonic), onward from where "
+            "the frequency locked and back from the first orbit past the jump, down to the family's start energy, "
+            "at most this many points each; 0: not traced.");
       s.add("Maximum period change", p.max_period_change, io::in_range(0, 1),
             "Free families: a step whose orbit's period differs from the last one's by more than this fraction is "
             "refused and retried shorter, so that the branch follows what is continuous (through an internal-resonance "

@@ -61,7 +61,7 @@ namespace boost::serialization
   template <class Archive>
   void serialize(Archive &ar, vibroimpact::periodic::Branch &b, const unsigned int)
   {
-    ar &b.family &b.points &b.stop_reason &b.restarts &b.failed &b.flow_evaluations &b.at_frequencies;
+    ar &b.family &b.points &b.stop_reason &b.restarts &b.failed &b.flow_evaluations &b.at_frequencies &b.tongue_families;
   }
 } // namespace boost::serialization
 
@@ -483,6 +483,15 @@ namespace vibroimpact::studies
             // Where the family is born: ω_j, or ω_j / n for one impact every n periods.
             const unsigned int n = cc.start == periodic::StartKind::linear_mode ? cc.cycles_of(f) : 1;
             result.linear_frequencies.push_back(2 * M_PI / (n * flow.linear_period(static_cast<unsigned int>(families[f]))));
+          }
+        // Its tongues' families follow it, born where it is.
+        auto tongue_families = std::move(result.branches.back().tongue_families);
+        result.branches.back().tongue_families.clear();
+        for (auto &tongue : tongue_families)
+          {
+            result.branches.push_back(std::move(tongue));
+            if (cc.kind == periodic::OrbitKind::free)
+              result.linear_frequencies.push_back(result.linear_frequencies.back());
           }
       }
     result.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

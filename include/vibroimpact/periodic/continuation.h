@@ -73,6 +73,10 @@ namespace vibroimpact::periodic
     // beyond, so that the backbone is followed past its tongues (0: tongues are followed).
     double       tongue_jump = 0.0;
     double       tongue_lock = 1e-3;
+    // With tongue_jump: each tongue the backbone stepped over is traced as its own family (the
+    // subharmonic family that meets the backbone there), onward from its entry and back from the
+    // first orbit past it, up to this many points each (Branch::tongue_families; 0: not traced).
+    unsigned int tongue_family_points = 0;
     bool         quiet        = true; // no progress bar for the set-up (a forced response settling)
     // Called after every Newton iteration of a corrector with its count and the scaled ‖F‖
     // (progress from the first second: the first shooting on a fine model can take minutes).
@@ -125,6 +129,8 @@ namespace vibroimpact::periodic
       BranchPoint orbit;
     };
     std::vector<AtFrequency> at_frequencies;
+    // Free families with tongue_family_points: the tongues' own families, in the order met.
+    std::vector<Branch> tongue_families;
   };
 
   // "mode j", or "mode j, n cycles" for a subharmonic family.
