@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <iomanip>
+#include <memory>
 
 #include "test_support.h"
 
@@ -167,6 +168,19 @@ TEST(PeriodicShooting, MoreauJeanJacobianMatchesFiniteDifferencesAwayFromActiveS
   std::cerr << "residual of the event-driven start on the MJ map: " << (result.x - x0).norm() / x0.norm() << "\n";
 }
 
+// The event-driven map of the modal CoR's model of examples/pinned_beam_frequency_sweep: its 4
+// FE modes, ζ = 0.05 and its chatter rule (Chatter time = its epsilon), forced at omega.
+std::unique_ptr<periodic::LinearImpactFlow> modal_cor_map(model::StructuralModel &model, const double omega)
+{
+  periodic::LinearImpactFlowSettings flow_settings;
+  flow_settings.n_modes        = 4;
+  flow_settings.damping_ratios = {0.05};
+  flow_settings.chatter_time   = 1e-3;
+  for (auto &load : model.loads)
+    load.time.omega = omega;
+  return std::make_unique<periodic::LinearImpactFlow>(model, flow_settings);
+}
+
 // The forced response of the pinned beam on its obstacle (examples/pinned_beam_frequency_sweep,
 // R = 0.7, zeta = 0.05, 4 modes): at each frequency the orbit found by shooting on the event-driven
 // map is the one the modal CoR solver settles on (its Poincaré point at phase 0.75), and it is
@@ -191,13 +205,8 @@ TEST_P(ForcedOrbit, IsWhereTheModalCoRSimulationSettles)
   ASSERT_EQ(reference.points.size(), 3u);
   const double omega = reference.omega;
 
-  periodic::LinearImpactFlowSettings flow_settings;
-  flow_settings.n_modes        = 4;
-  flow_settings.damping_ratios = {0.05};
-  flow_settings.chatter_time   = 1e-3; // the modal CoR's epsilon
-  for (auto &load : model.loads)
-    load.time.omega = omega;
-  periodic::LinearImpactFlow     flow(model, flow_settings);
+  const auto flow_owner = modal_cor_map(model, omega);
+  auto      &flow       = *flow_owner;
   periodic::ContinuationSettings settings;
   settings.min_frequency = omega;
   settings.max_frequency = omega * 1.001;
@@ -540,13 +549,8 @@ TEST_P(SweepOrbitInABranchGap, IsAStableOrbitOfTheMap)
   const auto                              reference = sweep.run_value(0, 0, nullptr, &settled);
   const double                            omega     = reference.omega;
 
-  periodic::LinearImpactFlowSettings flow_settings;
-  flow_settings.n_modes        = 4;
-  flow_settings.damping_ratios = {0.05};
-  flow_settings.chatter_time   = 1e-3; // the modal CoR's epsilon
-  for (auto &load : model.loads)
-    load.time.omega = omega;
-  periodic::LinearImpactFlow flow(model, flow_settings);
+  const auto flow_owner = modal_cor_map(model, omega);
+  auto      &flow       = *flow_owner;
   flow.set_forcing_frequency(omega);
   const Vector x0 = flow.modal_state(settled.first, settled.second);
   periodic::ContinuationSettings settings;
