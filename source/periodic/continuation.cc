@@ -205,6 +205,7 @@ namespace vibroimpact::periodic
         double period_change = 0.0;   // |T/T_last − 1|; 0 for forced orbits
         bool   contacts_changed = false; // impacts or sticking phases differ from the last point's
         bool   forced = false;
+        double forcing_period_change = 0.0; // forced orbits: |T/T_last − 1| of the forcing period
       };
 
       SameFamilyTest(std::function<Iterate()> iterate, const ContinuationSettings &settings)
@@ -223,6 +224,13 @@ namespace vibroimpact::periodic
           }
         const Iterate now = iterate_();
         if (settings_.max_period_change > 0 && now.period_change > settings_.max_period_change)
+          return status_ = NOX::StatusTest::Failed;
+        // What a kept point would be marked `jumped` for (a forced orbit whose contacts and
+        // forcing period both changed that much) is refused: retried shorter. After a fold LOCA's
+        // secant predictor can lie far beyond its short arc-length step, and the distance bound
+        // below, relative to the predictor's own length, then lets the corrector slide to another
+        // orbit (11.52 → 11.95 rad/s on the pinned beam, 9 → 6 impacts a period, arc length 3e-5).
+        if (now.forced && now.contacts_changed && now.forcing_period_change > BranchPoint::jump_tolerance)
           return status_ = NOX::StatusTest::Failed;
         if (!group || predictor_.is_null())
           return status_;
@@ -352,6 +360,8 @@ namespace vibroimpact::periodic
             count_contact_events(counts, cache_.flow.events);
             const BranchPoint &last = branch_.points.back();
             it.contacts_changed = counts.impacts != last.impacts || counts.sticking_phases != last.sticking_phases;
+            if (!free_) // T ∝ 1/Ω, Ω = p × the parameter scale
+              it.forcing_period_change = std::abs(last.frequency / (cache_.parameter * parameter_scale_) - 1.0);
           }
         return it;
       }
@@ -1258,6 +1268,59 @@ namespace vibroimpact::periodic
       return {points.begin() + static_cast<std::ptrdiff_t>(first), points.end()};
     }
 
+    // Points traced backwards put in the branch's order: reversed, each break (`restarted`,
+    // `jumped`, on the first point after it) moved to the point that now follows it, and the
+    // flags of each step (fold, impacts changed, period doubling) set for the new order.
+    void in_branch_order(std::vector<BranchPoint> &points)
+    {
+      for (std::size_t k = 0; k + 1 < points.size(); ++k)
+        {
+          points[k].restarted = points[k + 1].restarted;
+          points[k].jumped    = points[k + 1].jumped;
+        }
+      if (!points.empty())
+        points.back().restarted = points.back().jumped = false;
+      std::reverse(points.begin(), points.end());
+      for (std::size_t k = 1; k < points.size(); ++k)
+        set_step_flags(points[k], points[k - 1], k >= 2 ? &points[k - 2] : nullptr, false);
+    }
+
+    // A far restart (forced responses) leaves the parameters between the stretch's end and its
+    // first orbit without an orbit: that orbit's own stretch is traced back toward the end too
+    // (plain LOCA, bounded by the two), and put before it in the branch's order, so that the
+    // branch covers what it jumped with the coexisting orbits there, up to where they end.
+    void trace_far_start_back(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
+                              const ContinuationSettings &settings, const double onward, const BranchPoint &end,
+                              Branch &part, const std::size_t offset, unsigned long &evaluations,
+                              const ProgressCallback &progress)
+    {
+      const std::size_t used = offset + part.points.size();
+      if (used + 2 > settings.max_points)
+        return;
+      const BranchPoint   &start = part.points.front();
+      const double         from = branch_parameter(start, false), to = branch_parameter(end, false);
+      ContinuationSettings here = settings;
+      here.direction            = -onward;
+      here.max_points           = settings.max_points - static_cast<unsigned int>(used);
+      Branch back = run_loca(flow, forced_flow, here, start.state, start.period, from, std::min(from, to),
+                             std::max(from, to), progress_after(progress, used));
+      evaluations += back.flow_evaluations;
+      // Only its continuous part between the two: up to a step that left the interval or was
+      // marked (a restart inside, or a period change that may be another family).
+      const auto outside = std::find_if(back.points.begin() + 1, back.points.end(), [&](const BranchPoint &p) {
+        const double q = branch_parameter(p, false);
+        return p.restarted || p.jumped || q < std::min(from, to) || q > std::max(from, to);
+      });
+      back.points.erase(outside, back.points.end());
+      if (back.points.size() <= 1)
+        return;
+      in_branch_order(back.points);
+      back.points.pop_back(); // the far start itself, part's first
+      const std::size_t joint = back.points.size();
+      part.points.insert(part.points.begin(), back.points.begin(), back.points.end());
+      set_step_flags(part.points[joint], part.points[joint - 1], joint >= 2 ? &part.points[joint - 2] : nullptr, false);
+    }
+
     // The first restart attempt whose first orbit is accepted (near the end, on the other side
     // where asked), continued by LOCA; else, for a forced response, the first that converged
     // anywhere, marked `jumped` (a visible break).
@@ -1292,6 +1355,9 @@ namespace vibroimpact::periodic
             evaluations += part.flow_evaluations;
             if (part.points.empty())
               continue;
+            if (allow_far)
+              trace_far_start_back(flow, forced_flow, settings, attempt.direction, end, part, offset, evaluations,
+                                   progress);
             part.points.front().restarted = true;
             part.points.front().jumped    = allow_far;
             return part;
@@ -1657,22 +1723,6 @@ namespace vibroimpact::periodic
       return x;
     }
 
-    // Points traced backwards put in the branch's order: reversed, each break (`restarted`,
-    // `jumped`, on the first point after it) moved to the point that now follows it, and the
-    // flags of each step (fold, impacts changed, period doubling) set for the new order.
-    void in_branch_order(std::vector<BranchPoint> &points)
-    {
-      for (std::size_t k = 0; k + 1 < points.size(); ++k)
-        {
-          points[k].restarted = points[k + 1].restarted;
-          points[k].jumped    = points[k + 1].jumped;
-        }
-      if (!points.empty())
-        points.back().restarted = points.back().jumped = false;
-      std::reverse(points.begin(), points.end());
-      for (std::size_t k = 1; k < points.size(); ++k)
-        set_step_flags(points[k], points[k - 1], k >= 2 ? &points[k - 2] : nullptr, false);
-    }
 
     // One sweep step to `next`: the response settled over 200 forcing periods from the branch's
     // orbit farthest along (a sweep's carried state), else from rest (where a sweep value
