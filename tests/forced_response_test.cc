@@ -224,6 +224,18 @@ TEST(ForcedResponse, ImpactOscillatorDownwardBranchMeetsTheGrazingAndTheClosedFo
     }
   EXPECT_EQ(grazings, 1u);
   EXPECT_GE(one_impact, 10u);
+  // The restart past the grazing finds only the stable one-impact orbit, far from it (a sweep
+  // down jumps there, at 1.2696 rad/s): that orbit's stretch is traced back over the frequencies
+  // the restart skipped, so the break lands within 0.5 % of the grazing (at 1.4069; 10 % without).
+  for (std::size_t k = 1; k < branch.points.size(); ++k)
+    if (branch.points[k].jumped && branch.points[k - 1].special == "grazing" && branch.points[k - 1].impacts == 0)
+      {
+        EXPECT_TRUE(branch.points[k].restarted);
+        EXPECT_EQ(branch.points[k].impacts, 1u);
+        EXPECT_TRUE(branch.points[k].stable);
+        EXPECT_LT(std::abs(branch.points[k].frequency / closed_grazing - 1), 5e-3)
+          << "the break lands at " << branch.points[k].frequency;
+      }
 }
 
 // A Neimark–Sacker point of the pinned beam's forced response (examples/pinned_beam_frequency_sweep,
@@ -310,6 +322,33 @@ TEST(ForcedResponse, BeamStepsAcrossGrazingsKeepToTheirOrbit)
         contacts_changed += after.impacts != before.impacts ? 1 : 0;
       }
   EXPECT_GE(contacts_changed, 3u) << "the stretch crosses grazings on ordinary steps";
+}
+
+// After a fold LOCA's secant predictor may lie far beyond its short arc-length step, and the
+// corrector, kept within 10 predictor lengths, then slid to another orbit: from 11.4 rad/s up,
+// the step after the fold at 11.5227 rad/s went to 11.92 (9 -> 7 impacts a period), kept and
+// marked `jumped`. A corrector whose contacts and forcing period both change by more than 3 % is
+// refused and retried shorter, so no kept step is such a jump.
+TEST(ForcedResponse, BeamStepAfterAFoldKeepsToItsOrbit)
+{
+  auto setup = studies::prepare_continuation(test_cases::load_case(
+    test_cases::example("pinned_beam_frequency_sweep"),
+    {"Continuation/Minimum frequency=11.4", "Continuation/Maximum frequency=12.2", "Continuation/Maximum points=70",
+     "Continuation/Restarts=100"}));
+  const auto branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+  ASSERT_GE(branch.points.size(), 60u) << branch.stop_reason;
+  unsigned int folds = 0;
+  for (std::size_t k = 1; k < branch.points.size(); ++k)
+    {
+      folds += branch.points[k].special == "fold" ? 1 : 0;
+      if (branch.points[k].restarted)
+        continue;
+      const auto &before = branch.points[k - 1], &after = branch.points[k];
+      EXPECT_FALSE(after.jumped) << "point " << k << ": " << before.frequency << " -> " << after.frequency << " rad/s, "
+                                 << before.impacts << " -> " << after.impacts << " impacts";
+      EXPECT_LT(std::abs(after.frequency / before.frequency - 1), 0.03) << "point " << k;
+    }
+  EXPECT_GE(folds, 1u) << "the stretch passes a fold";
 }
 
 // A branch that ends short of the range goes on by sweep steps: from 13.6 rad/s down, the pinned
