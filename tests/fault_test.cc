@@ -332,6 +332,10 @@ TEST_F(Faults, ContinuationInputsWithNothingToFollowAreBadInput)
   // Orbits at given frequencies belong to forced responses; a free family would silently ignore them.
   expect_refused("continue " + example("two_dof_fep") + " -s 'Continuation/Report frequencies=1'",
                  "Continuation/Report frequencies");
+  // Tongue families are the tongues a Tongue jump steps over: without one there are none.
+  expect_refused("continue " + std::string(VIBROIMPACT_SOURCE_DIR) + "/examples/pinned_beam_backbone/elastic.prm" +
+                   " -s 'Continuation/Tongue jump=0' -s 'Continuation/Tongue family points=10'",
+                 "Continuation/Tongue family points");
   expect_refused("continue " + example("impact_oscillator") + " -s 'Continuation/Report frequencies=-1'",
                  "Continuation/Report frequencies");
   // Orbits solved at energies need the energies: there is nothing to choose them from.

@@ -1473,11 +1473,6 @@ namespace vibroimpact::periodic
       return start;
     }
 
-    // A branch stopped at a tongue's entry goes on from the map's own orbit guess at tongue_jump
-    // × that energy beyond it, again and again, until the energy bound or the point limit. A start
-    // Newton does not converge on (near a tongue the guess is far from the orbit) is tried again
-    // further on, Restarts times at most in a row; an empty branch from `start_energy` as well.
-    // The first point of each new stretch is marked restarted.
     // A tongue the backbone stepped over: its last orbit before the jump (locked in the tongue)
     // and the first one past it.
     struct SteppedOverTongue
@@ -1485,6 +1480,11 @@ namespace vibroimpact::periodic
       BranchPoint entry, beyond;
     };
 
+    // A branch stopped at a tongue's entry goes on from the map's own orbit guess at tongue_jump
+    // × that energy beyond it, again and again, until the energy bound or the point limit. A start
+    // Newton does not converge on (near a tongue the guess is far from the orbit) is tried again
+    // further on, Restarts times at most in a row; an empty branch from `start_energy` as well.
+    // The first point of each new stretch is marked restarted; the tongues stepped over are returned.
     std::vector<SteppedOverTongue> continue_past_tongues(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
                                                          const double start_energy, Branch &branch,
                                                          const ProgressCallback &progress)
@@ -1722,7 +1722,6 @@ namespace vibroimpact::periodic
       bar.finish();
       return x;
     }
-
 
     // One sweep step to `next`: the response settled over 200 forcing periods from the branch's
     // orbit farthest along (a sweep's carried state), else from rest (where a sweep value

@@ -190,6 +190,8 @@ namespace vibroimpact::periodic
           s.fail("Orbit points", "'" + std::to_string(k) + "' is not a point index");
       if (c.kind == OrbitKind::free && !p.report_frequencies.empty())
         s.fail("Report frequencies", "forced responses only (Kind = forced): a free family is continued in energy");
+      if (p.tongue_family_points > 0 && (c.kind != OrbitKind::free || !(p.tongue_jump > 0)))
+        s.fail("Tongue family points", "traces the tongues a Tongue jump steps over: a free family with Tongue jump > 0");
     }
   } // namespace
 
