@@ -1724,12 +1724,12 @@ namespace vibroimpact::periodic
     }
 
     // One sweep step to `next`: the response settled over 200 forcing periods from the branch's
-    // orbit farthest along (a sweep's carried state), else from rest (where a sweep value
-    // starts), continued onward by LOCA and traced back toward `farthest` (the frontier the
-    // step skipped; it stops there or, turning at a fold, where the onward part starts), in the
-    // branch's order. Empty where nothing converges.
-    Branch sweep_step(PeriodicFlowMap &flow, const ContinuationSettings &settings, const BranchPoint &farthest,
-                      const double next, const std::size_t used, const ProgressCallback &progress)
+    // orbit farthest along (`carried`: a sweep's carried state), else from rest (where a sweep
+    // value starts), continued onward by LOCA and traced back toward `frontier` (the frequency
+    // the step skipped from; it stops there or, turning at a fold, where the onward part starts),
+    // in the branch's order. Empty where nothing converges.
+    Branch sweep_step(PeriodicFlowMap &flow, const ContinuationSettings &settings, const Vector &carried,
+                      const double frontier, const double next, const std::size_t used, const ProgressCallback &progress)
     {
       const double         d    = settings.direction < 0 ? -1.0 : 1.0;
       ContinuationSettings here = settings;
@@ -1737,7 +1737,7 @@ namespace vibroimpact::periodic
       Branch        part;
       Vector        start;
       unsigned long evaluations = 0;
-      for (const Vector &from : {Vector(farthest.state), Vector(Vector::Zero(flow.dimension()))})
+      for (const Vector &from : {carried, Vector(Vector::Zero(flow.dimension()))})
         {
           flow.set_forcing_frequency(next);
           start = settled(flow, from, 2 * M_PI / next, settling_periods, "forced response: a sweep step past the branch's end",
@@ -1758,7 +1758,7 @@ namespace vibroimpact::periodic
       here.direction  = -d;
       here.max_points = settings.max_points - static_cast<unsigned int>(spent);
       Branch back     = run_with_restarts(flow, &flow, here, start, 2 * M_PI / next, next,
-                                          std::min(farthest.frequency, next), std::max(farthest.frequency, next),
+                                          std::min(frontier, next), std::max(frontier, next),
                                           progress_after(progress, spent));
       part.flow_evaluations += back.flow_evaluations;
       if (back.points.size() > 1)
@@ -1799,7 +1799,7 @@ namespace vibroimpact::periodic
           Branch part;
           try
             {
-              part = sweep_step(flow, settings, farthest, next, branch.points.size(), progress);
+              part = sweep_step(flow, settings, farthest.state, farthest.frequency, next, branch.points.size(), progress);
             }
           catch (const io::Interrupted &)
             {
@@ -1818,6 +1818,76 @@ namespace vibroimpact::periodic
           branch.points.insert(branch.points.end(), part.points.begin(), part.points.end());
           branch.failed      = part.failed;
           branch.stop_reason = part.stop_reason;
+        }
+    }
+
+    // The frequencies inside a visible break that no stretch traced (the far restart's own
+    // stretch, traced back, ended short of the break's other side): uncovered pieces of each
+    // break wider than Restart jump, each as the continued steps leave it.
+    std::vector<std::pair<std::size_t, std::pair<double, double>>> untraced_breaks(const Branch &branch,
+                                                                                  const double jump)
+    {
+      const auto &points = branch.points;
+      std::vector<std::pair<double, double>> steps;
+      for (std::size_t k = 1; k < points.size(); ++k)
+        if (!points[k].restarted)
+          steps.push_back(std::minmax(points[k - 1].frequency, points[k].frequency));
+      std::sort(steps.begin(), steps.end());
+      std::vector<std::pair<std::size_t, std::pair<double, double>>> pieces;
+      for (std::size_t k = 1; k < points.size(); ++k)
+        if (points[k].restarted && points[k].jumped)
+          {
+            double       low  = std::min(points[k - 1].frequency, points[k].frequency);
+            const double high = std::max(points[k - 1].frequency, points[k].frequency);
+            for (const auto &[a, b] : steps)
+              {
+                if (b <= low || a >= high)
+                  continue;
+                if (a > low && a - low > jump * a)
+                  pieces.push_back({k - 1, {low, a}});
+                low = std::max(low, b);
+              }
+            if (high - low > jump * high)
+              pieces.push_back({k - 1, {low, high}});
+          }
+      return pieces;
+    }
+
+    // A sweep step into the middle of each untraced piece of a break, bounded by the piece, from
+    // the orbit before the break (else from rest): a new stretch where the response settles on
+    // a periodic orbit there (what a slow sweep shows inside the gap), put inside the break (a
+    // break before it and after it).
+    void sweep_into_gaps(PeriodicFlowMap &flow, const ContinuationSettings &settings, Branch &branch,
+                         const ProgressCallback &progress)
+    {
+      auto pieces = untraced_breaks(branch, settings.restart_jump);
+      std::reverse(pieces.begin(), pieces.end()); // inserted from the last, the indices stay valid
+      for (const auto &[before, piece] : pieces)
+        {
+          if (branch.points.size() >= settings.max_points || io::interrupt_signal() != 0)
+            return;
+          ContinuationSettings here = settings;
+          here.min_frequency        = piece.first;
+          here.max_frequency        = piece.second;
+          here.direction            = 1.0;
+          Branch part;
+          try
+            {
+              part = sweep_step(flow, here, branch.points[before].state, piece.first, 0.5 * (piece.first + piece.second),
+                                branch.points.size(), progress);
+            }
+          catch (const io::Interrupted &)
+            {
+              return;
+            }
+          branch.flow_evaluations += part.flow_evaluations;
+          if (part.points.empty())
+            continue;
+          branch.restarts.push_back("a sweep step into a break's untraced frequencies");
+          branch.restarts.insert(branch.restarts.end(), part.restarts.begin(), part.restarts.end());
+          part.points.front().restarted = part.points.front().jumped = true;
+          branch.points.insert(branch.points.begin() + static_cast<std::ptrdiff_t>(before + 1), part.points.begin(),
+                               part.points.end());
         }
     }
   } // namespace
@@ -1877,6 +1947,7 @@ namespace vibroimpact::periodic
     Branch branch = run_with_restarts(flow, &flow, settings, start, T0, first, settings.min_frequency,
                                       settings.max_frequency, progress);
     sweep_past_ends(flow, settings, branch, progress);
+    sweep_into_gaps(flow, settings, branch, progress);
     branch.at_frequencies = orbits_at_frequencies(flow, settings, branch);
     branch.family         = "forced";
     return branch;
