@@ -1727,9 +1727,10 @@ namespace vibroimpact::periodic
     // orbit farthest along (`carried`: a sweep's carried state), else from rest (where a sweep
     // value starts), continued onward by LOCA and traced back toward `frontier` (the frequency
     // the step skipped from; it stops there or, turning at a fold, where the onward part starts),
-    // in the branch's order. Empty where nothing converges.
+    // in the branch's order (`what` names the step on the terminal). Empty where nothing converges.
     Branch sweep_step(PeriodicFlowMap &flow, const ContinuationSettings &settings, const Vector &carried,
-                      const double frontier, const double next, const std::size_t used, const ProgressCallback &progress)
+                      const double frontier, const double next, const std::size_t used, const ProgressCallback &progress,
+                      const std::string &what)
     {
       const double         d    = settings.direction < 0 ? -1.0 : 1.0;
       ContinuationSettings here = settings;
@@ -1740,7 +1741,7 @@ namespace vibroimpact::periodic
       for (const Vector &from : {carried, Vector(Vector::Zero(flow.dimension()))})
         {
           flow.set_forcing_frequency(next);
-          start = settled(flow, from, 2 * M_PI / next, settling_periods, "forced response: a sweep step past the branch's end",
+          start = settled(flow, from, 2 * M_PI / next, settling_periods, "forced response: a sweep step " + what,
                           settings.quiet);
           if (io::interrupt_signal() != 0)
             return part;
@@ -1799,7 +1800,8 @@ namespace vibroimpact::periodic
           Branch part;
           try
             {
-              part = sweep_step(flow, settings, farthest.state, farthest.frequency, next, branch.points.size(), progress);
+              part = sweep_step(flow, settings, farthest.state, farthest.frequency, next, branch.points.size(), progress,
+                                "past the branch's end");
             }
           catch (const io::Interrupted &)
             {
@@ -1874,7 +1876,8 @@ namespace vibroimpact::periodic
           try
             {
               part = sweep_step(flow, here, branch.points[before].state, piece.first, 0.5 * (piece.first + piece.second),
-                                branch.points.size(), progress);
+                                branch.points.size(), progress,
+                                "into a break");
             }
           catch (const io::Interrupted &)
             {
