@@ -1285,11 +1285,12 @@ namespace vibroimpact::periodic
         set_step_flags(points[k], points[k - 1], k >= 2 ? &points[k - 2] : nullptr, false);
     }
 
-    // A far restart (forced responses) leaves the parameters between the stretch's end and its
-    // first orbit without an orbit: that orbit's own stretch is traced back toward the end too
-    // (plain LOCA, bounded by the two), and put before it in the branch's order, so that the
-    // branch covers what it jumped with the coexisting orbits there, up to where they end.
-    void trace_far_start_back(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
+    // A restart (forced responses) leaves the parameters between the stretch's end and its first
+    // orbit without an orbit (a Restart jump past a grazing; a far restart): that orbit's own
+    // stretch is traced back toward the end too (plain LOCA, bounded by the two), and put before
+    // it in the branch's order, so that the branch covers what it stepped over with the orbits
+    // there (the side of a grazing that gained an impact), up to where they end.
+    void trace_start_back(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
                               const ContinuationSettings &settings, const double onward, const BranchPoint &end,
                               Branch &part, const std::size_t offset, unsigned long &evaluations,
                               const ProgressCallback &progress)
@@ -1299,6 +1300,8 @@ namespace vibroimpact::periodic
         return;
       const BranchPoint   &start = part.points.front();
       const double         from = branch_parameter(start, false), to = branch_parameter(end, false);
+      if (!(std::abs(from - to) > 1e-9 * std::abs(to)))
+        return;
       ContinuationSettings here = settings;
       here.direction            = -onward;
       here.max_points           = settings.max_points - static_cast<unsigned int>(used);
@@ -1355,9 +1358,9 @@ namespace vibroimpact::periodic
             evaluations += part.flow_evaluations;
             if (part.points.empty())
               continue;
-            if (allow_far)
-              trace_far_start_back(flow, forced_flow, settings, attempt.direction, end, part, offset, evaluations,
-                                   progress);
+            if (!free)
+              trace_start_back(flow, forced_flow, settings, attempt.direction, end, part, offset, evaluations,
+                               progress);
             part.points.front().restarted = true;
             part.points.front().jumped    = allow_far;
             return part;
@@ -1723,12 +1726,12 @@ namespace vibroimpact::periodic
       return x;
     }
 
-    // One sweep step to `next`: the response settled over 200 forcing periods from the branch's
-    // orbit farthest along (`carried`: a sweep's carried state), else from rest (where a sweep
-    // value starts), continued onward by LOCA and traced back toward `frontier` (the frequency
+    // One sweep step to `next`: the response settled over 200 forcing periods from each of the
+    // branch's orbits in `carried` (a sweep's carried state; the orbits on both sides of a break)
+    // until one settles on an orbit, else from rest (where a sweep value starts), continued onward by LOCA and traced back toward `frontier` (the frequency
     // the step skipped from; it stops there or, turning at a fold, where the onward part starts),
     // in the branch's order (`what` names the step on the terminal). Empty where nothing converges.
-    Branch sweep_step(PeriodicFlowMap &flow, const ContinuationSettings &settings, const Vector &carried,
+    Branch sweep_step(PeriodicFlowMap &flow, const ContinuationSettings &settings, std::vector<Vector> carried,
                       const double frontier, const double next, const std::size_t used, const ProgressCallback &progress,
                       const std::string &what)
     {
@@ -1738,7 +1741,8 @@ namespace vibroimpact::periodic
       Branch        part;
       Vector        start;
       unsigned long evaluations = 0;
-      for (const Vector &from : {carried, Vector(Vector::Zero(flow.dimension()))})
+      carried.push_back(Vector::Zero(flow.dimension()));
+      for (const Vector &from : carried)
         {
           flow.set_forcing_frequency(next);
           start = settled(flow, from, 2 * M_PI / next, settling_periods, "forced response: a sweep step " + what,
@@ -1781,26 +1785,34 @@ namespace vibroimpact::periodic
     // A forced response whose branch ends (it closes on itself, or no orbit near its end
     // converges) short of the far end of the frequency range goes on as a slow sweep does, by
     // sweep steps 10 × Restart jump beyond the farthest frequency reached (further each time
-    // nothing new is reached; Restarts steps in a row that converge on nothing end it), each new
-    // stretch marked `restarted` and `jumped`, a visible break. An interrupt keeps what was found.
+    // nothing new is reached, the last one at the end of the range; Restarts steps in a row that
+    // converge on nothing end it), each new stretch marked `restarted` and `jumped`, a visible
+    // break. An interrupt keeps what was found.
     void sweep_past_ends(PeriodicFlowMap &flow, const ContinuationSettings &settings, Branch &branch,
                          const ProgressCallback &progress)
     {
       const double d        = settings.direction < 0 ? -1.0 : 1.0;
       double       next     = std::numeric_limits<double>::quiet_NaN(); // the last sweep step's frequency
+      const double bound    = d > 0 ? settings.max_frequency : settings.min_frequency;
       unsigned int failures = 0;
       while (!branch.points.empty() && branch.points.size() < settings.max_points && io::interrupt_signal() == 0 &&
              failures <= settings.max_restarts)
         {
           const BranchPoint farthest = *std::max_element(branch.points.begin(), branch.points.end(),
                                                          [&](const auto &a, const auto &b) { return d * a.frequency < d * b.frequency; });
-          next = (d * farthest.frequency <= d * next ? next : farthest.frequency) * (1 + d * 10 * settings.restart_jump);
-          if (next > settings.max_frequency || next < settings.min_frequency)
+          if (next == bound)
             return;
+          next = (d * farthest.frequency <= d * next ? next : farthest.frequency) * (1 + d * 10 * settings.restart_jump);
+          if (d * (next - bound) > 0)
+            {
+              if (!(d * (bound - farthest.frequency) > settings.restart_jump * std::abs(bound)))
+                return;
+              next = bound; // the last step, at the end of the range
+            }
           Branch part;
           try
             {
-              part = sweep_step(flow, settings, farthest.state, farthest.frequency, next, branch.points.size(), progress,
+              part = sweep_step(flow, settings, {farthest.state}, farthest.frequency, next, branch.points.size(), progress,
                                 "past the branch's end");
             }
           catch (const io::Interrupted &)
@@ -1823,9 +1835,10 @@ namespace vibroimpact::periodic
         }
     }
 
-    // The frequencies inside a visible break that no stretch traced (the far restart's own
-    // stretch, traced back, ended short of the break's other side): uncovered pieces of each
-    // break wider than Restart jump, each as the continued steps leave it.
+    // The frequencies inside a visible break (every restart: past a grazing by Restart jump, or a
+    // far one) that no stretch traced (the restart's own stretch, traced back, ended short of the
+    // break's other side): uncovered pieces of each break wider than half of Restart jump, each as
+    // the continued steps leave it, with the index of the point before the break.
     std::vector<std::pair<std::size_t, std::pair<double, double>>> untraced_breaks(const Branch &branch,
                                                                                   const double jump)
     {
@@ -1835,9 +1848,10 @@ namespace vibroimpact::periodic
         if (!points[k].restarted)
           steps.push_back(std::minmax(points[k - 1].frequency, points[k].frequency));
       std::sort(steps.begin(), steps.end());
+      const auto wide = [&](const double from, const double to) { return to - from > 0.5 * jump * to; };
       std::vector<std::pair<std::size_t, std::pair<double, double>>> pieces;
       for (std::size_t k = 1; k < points.size(); ++k)
-        if (points[k].restarted && points[k].jumped)
+        if (points[k].restarted)
           {
             double       low  = std::min(points[k - 1].frequency, points[k].frequency);
             const double high = std::max(points[k - 1].frequency, points[k].frequency);
@@ -1845,52 +1859,83 @@ namespace vibroimpact::periodic
               {
                 if (b <= low || a >= high)
                   continue;
-                if (a > low && a - low > jump * a)
+                if (a > low && wide(low, a))
                   pieces.push_back({k - 1, {low, a}});
                 low = std::max(low, b);
               }
-            if (high - low > jump * high)
+            if (wide(low, high))
               pieces.push_back({k - 1, {low, high}});
           }
       return pieces;
     }
 
-    // A sweep step into the middle of each untraced piece of a break, bounded by the piece, from
-    // the orbit before the break (else from rest): a new stretch where the response settles on
-    // a periodic orbit there (what a slow sweep shows inside the gap), put inside the break (a
-    // break before it and after it).
+    // Where in `piece` the next sweep step goes: the middle of its widest part between the
+    // frequencies sweep steps went to before (`tried`), as a sweep refines; NaN when that part is
+    // no wider than half of Restart jump.
+    double next_sweep_frequency(const std::pair<double, double> &piece, const std::vector<double> &tried,
+                                const double jump)
+    {
+      std::vector<double> cuts{piece.first, piece.second};
+      for (const double w : tried)
+        if (w > piece.first && w < piece.second)
+          cuts.push_back(w);
+      std::sort(cuts.begin(), cuts.end());
+      std::size_t widest = 0;
+      for (std::size_t k = 1; k + 1 < cuts.size(); ++k)
+        if (cuts[k + 1] - cuts[k] > cuts[widest + 1] - cuts[widest])
+          widest = k;
+      if (!(cuts[widest + 1] - cuts[widest] > 0.5 * jump * cuts[widest + 1]))
+        return std::numeric_limits<double>::quiet_NaN();
+      return 0.5 * (cuts[widest] + cuts[widest + 1]);
+    }
+
+    // Sweep steps into the untraced pieces of the breaks, each bounded by its piece, from the
+    // orbit before the break (else from rest): a new stretch where the response settles on a
+    // periodic orbit there (what a slow sweep shows inside the gap), put inside the break (a break
+    // before it and after it). Pass after pass, as a sweep refines: a piece that a step traced
+    // part of is looked at again in what is left, one where it found nothing in its halves, down
+    // to half of Restart jump.
     void sweep_into_gaps(PeriodicFlowMap &flow, const ContinuationSettings &settings, Branch &branch,
                          const ProgressCallback &progress)
     {
-      auto pieces = untraced_breaks(branch, settings.restart_jump);
-      std::reverse(pieces.begin(), pieces.end()); // inserted from the last, the indices stay valid
-      for (const auto &[before, piece] : pieces)
+      std::vector<double> tried; // the sweep steps' frequencies
+      for (bool stepped = true; stepped;)
         {
-          if (branch.points.size() >= settings.max_points || io::interrupt_signal() != 0)
-            return;
-          ContinuationSettings here = settings;
-          here.min_frequency        = piece.first;
-          here.max_frequency        = piece.second;
-          here.direction            = 1.0;
-          Branch part;
-          try
+          stepped     = false;
+          auto pieces = untraced_breaks(branch, settings.restart_jump);
+          std::reverse(pieces.begin(), pieces.end()); // inserted from the last, the indices stay valid
+          for (const auto &[before, piece] : pieces)
             {
-              part = sweep_step(flow, here, branch.points[before].state, piece.first, 0.5 * (piece.first + piece.second),
-                                branch.points.size(), progress,
-                                "into a break");
+              const double next = next_sweep_frequency(piece, tried, settings.restart_jump);
+              if (std::isnan(next))
+                continue;
+              if (branch.points.size() >= settings.max_points || io::interrupt_signal() != 0)
+                return;
+              stepped = true;
+              tried.push_back(next);
+              ContinuationSettings here = settings;
+              here.min_frequency        = piece.first;
+              here.max_frequency        = piece.second;
+              here.direction            = 1.0;
+              Branch part;
+              try
+                {
+                  part = sweep_step(flow, here, {branch.points[before].state, branch.points[before + 1].state},
+                                    piece.first, next, branch.points.size(), progress, "into a break");
+                }
+              catch (const io::Interrupted &)
+                {
+                  return;
+                }
+              branch.flow_evaluations += part.flow_evaluations;
+              if (part.points.empty())
+                continue;
+              branch.restarts.push_back("a sweep step into a break's untraced frequencies");
+              branch.restarts.insert(branch.restarts.end(), part.restarts.begin(), part.restarts.end());
+              part.points.front().restarted = part.points.front().jumped = true;
+              branch.points.insert(branch.points.begin() + static_cast<std::ptrdiff_t>(before + 1),
+                                   part.points.begin(), part.points.end());
             }
-          catch (const io::Interrupted &)
-            {
-              return;
-            }
-          branch.flow_evaluations += part.flow_evaluations;
-          if (part.points.empty())
-            continue;
-          branch.restarts.push_back("a sweep step into a break's untraced frequencies");
-          branch.restarts.insert(branch.restarts.end(), part.restarts.begin(), part.restarts.end());
-          part.points.front().restarted = part.points.front().jumped = true;
-          branch.points.insert(branch.points.begin() + static_cast<std::ptrdiff_t>(before + 1), part.points.begin(),
-                               part.points.end());
         }
     }
   } // namespace
