@@ -395,6 +395,40 @@ TEST(ForcedResponse, BeamBranchEndingShortOfTheRangeGoesOnBySweepSteps)
   EXPECT_LT(lowest, 13.3) << "past the grazing where the branch closes on itself (" << branch.stop_reason << ")";
 }
 
+// Continuation/Direction = both: the way up, then the way down from the upper end, in one branch.
+// Its first part is the upward branch and its second the downward one, point for point; the way
+// down starts with a visible break (`restarted`, `jumped`) at Maximum frequency; together they
+// trace the whole range.
+TEST(ForcedResponse, ImpactOscillatorBothWaysIsTheWayUpThenTheWayDown)
+{
+  const auto branch_of = [](const std::string &direction) {
+    auto setup = studies::prepare_continuation(
+      test_cases::load_case(test_cases::example("impact_oscillator"), {"Continuation/Direction=" + direction}));
+    return studies::trace_families(setup.continuation, *setup.flow, true).front();
+  };
+  const auto up = branch_of("up"), down = branch_of("down"), both = branch_of("both");
+  ASSERT_EQ(both.points.size(), up.points.size() + down.points.size());
+  ASSERT_EQ(both.way_down, up.points.size());
+  for (std::size_t k = 0; k < both.points.size(); ++k)
+    {
+      const auto &expected = k < up.points.size() ? up.points[k] : down.points[k - up.points.size()];
+      EXPECT_NEAR(both.points[k].frequency, expected.frequency, 1e-12 * expected.frequency) << "point " << k;
+      EXPECT_EQ(both.points[k].impacts, expected.impacts) << "point " << k;
+    }
+  const auto &first_down = both.points[both.way_down];
+  EXPECT_TRUE(first_down.restarted && first_down.jumped);
+  EXPECT_DOUBLE_EQ(first_down.frequency, 2.0);
+  double low = 2.0, high = 0.5;
+  for (std::size_t k = 1; k < both.points.size(); ++k)
+    if (!both.points[k].restarted)
+      {
+        low  = std::min({low, both.points[k - 1].frequency, both.points[k].frequency});
+        high = std::max({high, both.points[k - 1].frequency, both.points[k].frequency});
+      }
+  EXPECT_LE(low, 0.5 + 1e-9);
+  EXPECT_GE(high, 2.0 - 1e-9);
+}
+
 // Continuation/Report frequencies: the branch's orbits solved at given frequencies, one per
 // stretch passing each. At 1.5, 1.6 and 1.7 rad/s the impact oscillator's branch passes three
 // times (the stable one-impact orbit, the unstable one back from the fold, the orbit without

@@ -51,10 +51,11 @@ namespace vibroimpact::periodic
             "rad/s. Free: a family stops below it; forced: the lower end of the frequencies.");
       s.add("Maximum frequency", p.max_frequency, io::non_negative(),
             "rad/s. Free: a family stops above it (0: no bound); forced: the upper end.");
-      s.add("Direction", p.direction, io::Choices<double>{{"up", 1.0}, {"down", -1.0}},
+      s.add("Direction", p.direction, io::Choices<double>{{"up", 1.0}, {"down", -1.0}, {"both", 0.0}},
             "Forced: up from Minimum to Maximum frequency, or down from Maximum to Minimum (what a sweep down "
-            "follows: past a fold the two directions end on different branches). Free: the sign of the first "
-            "step in energy, where the start does not set it.");
+            "follows: past a fold the two directions end on different branches), or both: up, then down, in one "
+            "branch (each way with Maximum points; the way down starts with a visible break). Free (up or down): "
+            "the sign of the first step in energy, where the start does not set it.");
     }
 
     // The arc-length steps, Newton, stability and restarts.
@@ -190,6 +191,8 @@ namespace vibroimpact::periodic
           s.fail("Orbit points", "'" + std::to_string(k) + "' is not a point index");
       if (c.kind == OrbitKind::free && !p.report_frequencies.empty())
         s.fail("Report frequencies", "forced responses only (Kind = forced): a free family is continued in energy");
+      if (c.kind == OrbitKind::free && p.direction == 0)
+        s.fail("Direction", "both is for forced responses (Kind = forced): a free family is continued in energy");
       if (p.tongue_family_points > 0 && (c.kind != OrbitKind::free || !(p.tongue_jump > 0)))
         s.fail("Tongue family points", "traces the tongues a Tongue jump steps over: a free family with Tongue jump > 0");
     }

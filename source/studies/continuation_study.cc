@@ -62,6 +62,7 @@ namespace boost::serialization
   void serialize(Archive &ar, vibroimpact::periodic::Branch &b, const unsigned int)
   {
     ar &b.family &b.points &b.stop_reason &b.restarts &b.failed &b.flow_evaluations &b.at_frequencies &b.tongue_families;
+    ar &b.way_down;
   }
 } // namespace boost::serialization
 
@@ -668,7 +669,11 @@ namespace vibroimpact::studies
           warnings.push_back(formatted("%s stopped after %zu points: %s", branch.family.c_str(), branch.points.size(),
                                        branch.stop_reason.c_str()));
         for (std::size_t k = 0; k < branch.points.size(); ++k)
-          if (branch.points[k].jumped && branch.points[k].restarted)
+          if (k > 0 && k == branch.way_down)
+            warnings.push_back(formatted("%s, point %zu: the way down starts (at %.6g rad/s, Direction = both): a break "
+                                         "in the branch (branch.csv columns 'restarted', 'jumped')",
+                                         branch.family.c_str(), k, branch.points[k].frequency));
+          else if (branch.points[k].jumped && branch.points[k].restarted)
             warnings.push_back(formatted(
               "%s, point %zu: a restart past a failure found only an orbit far from the last one (at %.6g rad/s): a "
               "break in the branch (branch.csv columns 'restarted', 'jumped')",

@@ -30,7 +30,8 @@ namespace vibroimpact::periodic
     double       start_energy_factor = 1.05;
     // Sign of the first step in the parameter: +1 up, −1 down (a family that leaves grazing toward
     // lower energies). continue_free_family from a linear mode sets it from the start orbit; a
-    // forced response starts at max_frequency when it is −1 (Continuation/Direction).
+    // forced response starts at max_frequency when it is −1, and runs both ways (up, then down)
+    // when it is 0 (Continuation/Direction).
     double       direction           = 1.0;
     double       min_energy          = 0.0;
     double       max_energy          = std::numeric_limits<double>::infinity();
@@ -120,6 +121,7 @@ namespace vibroimpact::periodic
     bool                     failed = false;
     unsigned long            flow_evaluations = 0; // flow-map evaluations, Jacobians included
     bool                     entered_tongue = false; // stopped where the frequency locked (tongue_jump)
+    std::size_t              way_down = 0; // Direction = both: the way down's first point (0: one way)
     // Forced responses: the orbits at ContinuationSettings::report_frequencies, one per stretch
     // that passes each (Newton at that frequency from the secant of the two points around it;
     // `point`: the index of the first of them), in the branch's order.
@@ -157,7 +159,8 @@ namespace vibroimpact::periodic
   Branch continue_free_family(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
                               const Vector &x0, double period, const ProgressCallback &progress = {});
   // Forced periodic response over the forcing frequency (the flow must be forced()), from x0 at
-  // settings.min_frequency (zero state when x0 is empty: Newton finds the orbit).
+  // settings.min_frequency (zero state when x0 is empty: Newton finds the orbit); direction 0:
+  // up, then down from max_frequency settled from rest (x0 serves the way up).
   Branch continue_forced_response(PeriodicFlowMap &flow, const ContinuationSettings &settings,
                                   const Vector &x0 = {}, const ProgressCallback &progress = {});
 } // namespace vibroimpact::periodic
