@@ -1728,9 +1728,10 @@ namespace vibroimpact::periodic
 
     // One sweep step to `next`: the response settled over 200 forcing periods from each of the
     // branch's orbits in `carried` (a sweep's carried state; the orbits on both sides of a break)
-    // until one settles on an orbit, else from rest (where a sweep value starts), continued onward by LOCA and traced back toward `frontier` (the frequency
-    // the step skipped from; it stops there or, turning at a fold, where the onward part starts),
-    // in the branch's order (`what` names the step on the terminal). Empty where nothing converges.
+    // until Newton converges from one, else from rest (where a sweep value starts), continued
+    // onward by LOCA and traced back toward `frontier` (the frequency the step skipped from; it
+    // stops there or, turning at a fold, where the onward part starts), in the branch's order
+    // (`what` names the step on the terminal). Empty where nothing converges.
     Branch sweep_step(PeriodicFlowMap &flow, const ContinuationSettings &settings, std::vector<Vector> carried,
                       const double frontier, const double next, const std::size_t used, const ProgressCallback &progress,
                       const std::string &what)
@@ -1890,7 +1891,7 @@ namespace vibroimpact::periodic
     }
 
     // Sweep steps into the untraced pieces of the breaks, each bounded by its piece, from the
-    // orbit before the break (else from rest): a new stretch where the response settles on a
+    // orbit before the break, else the one after it, else from rest: a new stretch where the response settles on a
     // periodic orbit there (what a slow sweep shows inside the gap), put inside the break (a break
     // before it and after it). Pass after pass, as a sweep refines: a piece that a step traced
     // part of is looked at again in what is left, one where it found nothing in its halves, down
@@ -2019,16 +2020,26 @@ namespace vibroimpact::periodic
         {
           return branch; // the way up stays readable
         }
-      if (down.points.empty())
-        return branch;
+      const auto why = [](const Branch &way) {
+        return way.points.empty() ? "no orbit (" + way.stop_reason + ")" : way.stop_reason;
+      };
+      const std::string stop_reason = "up: " + why(branch) + "; down: " + why(down);
+      if (down.points.empty() || branch.points.empty())
+        {
+          // One way found no orbit at all: the other is the branch, and the failure is reported.
+          Branch &found     = branch.points.empty() ? down : branch;
+          found.failed      = true;
+          found.stop_reason = stop_reason;
+          return found;
+        }
       down.points.front().restarted = down.points.front().jumped = true;
       branch.way_down = branch.points.size();
       branch.restarts.push_back("the way down, from Maximum frequency");
       branch.restarts.insert(branch.restarts.end(), down.restarts.begin(), down.restarts.end());
       branch.points.insert(branch.points.end(), down.points.begin(), down.points.end());
       branch.flow_evaluations += down.flow_evaluations;
-      branch.failed      = down.failed;
-      branch.stop_reason = "up: " + branch.stop_reason + "; down: " + down.stop_reason;
+      branch.failed      = branch.failed || down.failed;
+      branch.stop_reason = stop_reason;
       return branch;
     }
   } // namespace
