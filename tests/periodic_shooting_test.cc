@@ -619,3 +619,33 @@ TEST_P(BeamBranchNearTheSweepOrbit, PassesThroughIt)
 }
 
 INSTANTIATE_TEST_SUITE_P(PeriodicShooting, BeamBranchNearTheSweepOrbit, ::testing::Values(-1.0, 1.0));
+
+// The ends of the range a branch does not reach get sweep steps too, refined as a break's pieces
+// are: the pinned beam between 12.35 and 12.5 rad/s both ways traced 40 % of the range (the way
+// up found no orbit from its start, the way down ended at 12.44 and its one sweep step past that
+// end, at the range's end, settled on nothing); with them, at least 85 %.
+TEST(PeriodicShooting, BeamBranchSweepsIntoTheEndsOfTheRangeItDoesNotReach)
+{
+  auto c     = test_cases::load_case(test_cases::example("pinned_beam_frequency_sweep"));
+  auto model = structure::build_model(c.description);
+  const auto flow_owner = modal_cor_map(model, 12.4);
+  periodic::ContinuationSettings settings;
+  settings.min_frequency = 12.35;
+  settings.max_frequency = 12.5;
+  settings.direction     = 0;
+  settings.max_points    = 1500;
+  settings.max_restarts  = 100;
+  const auto branch      = periodic::continue_forced_response(*flow_owner, settings);
+  std::vector<std::pair<double, double>> steps;
+  for (std::size_t k = 1; k < branch.points.size(); ++k)
+    if (!branch.points[k].restarted)
+      steps.push_back(std::minmax(branch.points[k - 1].frequency, branch.points[k].frequency));
+  std::sort(steps.begin(), steps.end());
+  double traced = 0, reached = settings.min_frequency;
+  for (const auto &[a, b] : steps)
+    {
+      traced += std::max(0.0, std::min(b, settings.max_frequency) - std::max(a, reached));
+      reached = std::max(reached, b);
+    }
+  EXPECT_GE(traced / (settings.max_frequency - settings.min_frequency), 0.85) << branch.stop_reason;
+}

@@ -1870,6 +1870,27 @@ namespace vibroimpact::periodic
       return pieces;
     }
 
+    // The ends of the range the branch does not reach (the sweep steps past its ends found
+    // nothing there): from the range's bound to its lowest or highest orbit, when wider than half
+    // of Restart jump, with the index of that orbit.
+    std::vector<std::pair<std::size_t, std::pair<double, double>>> untraced_ends(const Branch                &branch,
+                                                                                const ContinuationSettings &settings)
+    {
+      std::vector<std::pair<std::size_t, std::pair<double, double>>> pieces;
+      const auto &points = branch.points;
+      if (points.empty())
+        return pieces;
+      const auto [low, high] = std::minmax_element(points.begin(), points.end(), [](const auto &a, const auto &b) {
+        return a.frequency < b.frequency;
+      });
+      const double jump = settings.restart_jump;
+      if (low->frequency - settings.min_frequency > 0.5 * jump * low->frequency)
+        pieces.push_back({static_cast<std::size_t>(low - points.begin()), {settings.min_frequency, low->frequency}});
+      if (settings.max_frequency - high->frequency > 0.5 * jump * settings.max_frequency)
+        pieces.push_back({static_cast<std::size_t>(high - points.begin()), {high->frequency, settings.max_frequency}});
+      return pieces;
+    }
+
     // Where in `piece` the next sweep step goes: the middle of its widest part between the
     // frequencies sweep steps went to before (`tried`), as a sweep refines; NaN when that part is
     // no wider than half of Restart jump.
@@ -1890,12 +1911,13 @@ namespace vibroimpact::periodic
       return 0.5 * (cuts[widest] + cuts[widest + 1]);
     }
 
-    // Sweep steps into the untraced pieces of the breaks, each bounded by its piece, from the
-    // orbit before the break, else the one after it, else from rest: a new stretch where the response settles on a
-    // periodic orbit there (what a slow sweep shows inside the gap), put inside the break (a break
-    // before it and after it). Pass after pass, as a sweep refines: a piece that a step traced
-    // part of is looked at again in what is left, one where it found nothing in its halves, down
-    // to half of Restart jump.
+    // Sweep steps into the untraced pieces of the breaks and the ends of the range the branch does
+    // not reach, each bounded by its piece, from the orbit before the break (or the branch's
+    // farthest), else the one after it, else from rest: a new stretch where the response settles
+    // on a periodic orbit there (what a slow sweep shows inside the gap), put inside the break (a
+    // break before it and after it). Pass after pass, as a sweep refines: a piece that a step
+    // traced part of is looked at again in what is left, one where it found nothing in its
+    // halves, down to half of Restart jump.
     void sweep_into_gaps(PeriodicFlowMap &flow, const ContinuationSettings &settings, Branch &branch,
                          const ProgressCallback &progress)
     {
@@ -1903,8 +1925,11 @@ namespace vibroimpact::periodic
       for (bool stepped = true; stepped;)
         {
           stepped     = false;
-          auto pieces = untraced_breaks(branch, settings.restart_jump);
-          std::reverse(pieces.begin(), pieces.end()); // inserted from the last, the indices stay valid
+          auto       pieces = untraced_breaks(branch, settings.restart_jump);
+          const auto ends   = untraced_ends(branch, settings);
+          pieces.insert(pieces.end(), ends.begin(), ends.end());
+          // Inserted from the last, the indices stay valid.
+          std::stable_sort(pieces.begin(), pieces.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
           for (const auto &[before, piece] : pieces)
             {
               const double next = next_sweep_frequency(piece, tried, settings.restart_jump);
@@ -1921,8 +1946,12 @@ namespace vibroimpact::periodic
               Branch part;
               try
                 {
-                  part = sweep_step(flow, here, {branch.points[before].state, branch.points[before + 1].state},
-                                    piece.first, next, branch.points.size(), progress, "into a break");
+                  std::vector<Vector> sides{branch.points[before].state};
+                  if (before + 1 < branch.points.size())
+                    sides.push_back(branch.points[before + 1].state);
+                  const bool end = piece.first == settings.min_frequency || piece.second == settings.max_frequency;
+                  part = sweep_step(flow, here, sides, piece.first, next, branch.points.size(), progress,
+                                    end ? "into the range's untraced end" : "into a break");
                 }
               catch (const io::Interrupted &)
                 {
@@ -1931,7 +1960,7 @@ namespace vibroimpact::periodic
               branch.flow_evaluations += part.flow_evaluations;
               if (part.points.empty())
                 continue;
-              branch.restarts.push_back("a sweep step into a break's untraced frequencies");
+              branch.restarts.push_back("a sweep step into untraced frequencies");
               branch.restarts.insert(branch.restarts.end(), part.restarts.begin(), part.restarts.end());
               part.points.front().restarted = part.points.front().jumped = true;
               branch.points.insert(branch.points.begin() + static_cast<std::ptrdiff_t>(before + 1),
