@@ -1139,6 +1139,31 @@ namespace vibroimpact::periodic
       return found;
     }
 
+    // The grazing (or chatter–sticking transition) an ordinary step from `a` to `b` crosses: where
+    // a's kind of orbit ends beyond it (bisection of the stretch's kind, as where a stretch ends),
+    // from `before` (the point before `a`, or null) and `a`, kept when it lies between a and b.
+    // Without a point before `a` of its kind, the orbit 1 % of the step back from `a` serves.
+    std::optional<BranchPoint> crossed_grazing(OrbitSolver &solver, const BranchPoint *before, const BranchPoint &a,
+                                               const BranchPoint &b)
+    {
+      std::optional<BranchPoint> back;
+      if (before == nullptr || !same_contacts(*before, a))
+        {
+          const Vector       za = solver.z(a), zb = solver.z(b);
+          const Eigen::Index m  = za.size() - 1;
+          const Vector       guess = za - 0.01 * (zb - za);
+          back                     = solver.on_plane(guess, Vector::Unit(m + 1, m), guess[m]);
+          if (!back || !same_contacts(*back, a))
+            return std::nullopt;
+          before = &*back;
+        }
+      auto g = locate_stretch_end(solver, *before, a);
+      if (!g || g->frequency < std::min(a.frequency, b.frequency) || g->frequency > std::max(a.frequency, b.frequency))
+        return std::nullopt;
+      g->special = a.sticking_phases != b.sticking_phases ? "chatter-sticking" : "grazing";
+      return g;
+    }
+
     void locate_special_points(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
                                const ContinuationSettings &settings, Branch &branch)
     {
@@ -1153,6 +1178,10 @@ namespace vibroimpact::periodic
       for (std::size_t k = 1; k < branch.points.size(); ++k, J_a = std::move(J_b), J_b.reset())
         {
           const BranchPoint &a = branch.points[k - 1], &b = branch.points[k];
+          if (settings.locate_crossed_grazings && !free && !same_contacts(a, b) && !b.restarted &&
+              io::interrupt_signal() == 0)
+            if (auto g = crossed_grazing(solver, k >= 2 && !a.restarted ? &branch.points[k - 2] : nullptr, a, b))
+              points.push_back(*g);
           if (same_contacts(a, b) && !b.restarted && a.special.empty() && b.special.empty() &&
               io::interrupt_signal() == 0)
             try
