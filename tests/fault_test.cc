@@ -340,6 +340,8 @@ TEST_F(Faults, ContinuationInputsWithNothingToFollowAreBadInput)
                  "Continuation/Report frequencies");
   // Both ways are the forcing frequency's two ends; a free family has one start in energy.
   expect_refused("continue " + example("two_dof_fep") + " -s 'Continuation/Direction=both'", "Continuation/Direction");
+  expect_refused("continue " + example("two_dof_fep") + " -s 'Continuation/Locate crossed grazings=true'",
+                 "Continuation/Locate crossed grazings");
   // Orbits solved at energies need the energies: there is nothing to choose them from.
   expect_refused("converge " + example("pinned_beam_backbone") + " -s 'Convergence/Branch points=at energies'",
                  "Convergence/Branch points");
