@@ -23,6 +23,13 @@ namespace
 {
   const periodic::ImpactOscillator oscillator; // the example's data: m = k = F = g = 1, ζ = 0.05, e = 0.8
 
+  // The forced response of an example's case, with parameter-file overrides.
+  periodic::Branch forced_branch(const std::string &example, const std::vector<std::string> &overrides = {})
+  {
+    auto setup = studies::prepare_continuation(test_cases::load_case(test_cases::example(example), overrides));
+    return studies::trace_families(setup.continuation, *setup.flow, true).front();
+  }
+
   // (x, ẋ) after `time` from `state` at t0 by classical Runge–Kutta on m ẍ + c ẋ + k x = F sin Ωt,
   // stopping where x first reaches the gap (bisection on the last step): returns the time taken.
   double integrate_to_stop(const periodic::ImpactOscillator &o, const double omega, const double t0,
@@ -113,8 +120,7 @@ namespace
   const periodic::Branch &impact_oscillator_branch()
   {
     static const periodic::Branch branch = [] {
-      auto setup = studies::prepare_continuation(test_cases::load_case(test_cases::example("impact_oscillator")));
-      return studies::trace_families(setup.continuation, *setup.flow, true).front();
+      return forced_branch("impact_oscillator");
     }();
     return branch;
   }
@@ -202,9 +208,7 @@ TEST(ForcedResponse, ImpactOscillatorBranchIsTheClosedFormWithoutJumps)
 // down jumps. Every one-impact orbit on the way down is the closed form's.
 TEST(ForcedResponse, ImpactOscillatorDownwardBranchMeetsTheGrazingAndTheClosedForm)
 {
-  auto setup = studies::prepare_continuation(
-    test_cases::load_case(test_cases::example("impact_oscillator"), {"Continuation/Direction=down"}));
-  const auto branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+  const auto branch = forced_branch("impact_oscillator", {"Continuation/Direction=down"});
   ASSERT_FALSE(branch.points.empty()) << branch.stop_reason;
   EXPECT_NEAR(branch.points.front().frequency, 2.0, 1e-12);
   EXPECT_NEAR(branch.points.back().frequency, 0.5, 1e-3) << branch.stop_reason;
@@ -260,10 +264,8 @@ TEST(ForcedResponse, ImpactOscillatorDownwardBranchMeetsTheGrazingAndTheClosedFo
 // orbits before it stable and after it unstable through that pair.
 TEST(ForcedResponse, BeamNeimarkSackerIsLocatedWhereAComplexPairCrossesTheUnitCircle)
 {
-  auto setup = studies::prepare_continuation(
-    test_cases::load_case(test_cases::example("pinned_beam_frequency_sweep"),
-                          {"Continuation/Minimum frequency=8.95", "Continuation/Maximum frequency=9.1"}));
-  const auto branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+  const auto branch = forced_branch("pinned_beam_frequency_sweep",
+    {"Continuation/Minimum frequency=8.95", "Continuation/Maximum frequency=9.1"});
   const auto largest = [](const periodic::BranchPoint &p) {
     std::complex<double> mu = 0;
     for (const auto &m : p.multipliers)
@@ -295,11 +297,9 @@ TEST(ForcedResponse, BeamNeimarkSackerIsLocatedWhereAComplexPairCrossesTheUnitCi
 // break.
 TEST(ForcedResponse, BeamChatterStickingTransitionIsMarked)
 {
-  auto setup = studies::prepare_continuation(
-    test_cases::load_case(test_cases::example("pinned_beam_frequency_sweep"),
-                          {"Continuation/Minimum frequency=5.08", "Continuation/Maximum frequency=5.2",
-                           "Continuation/Direction=down", "Continuation/Maximum points=50"}));
-  const auto   branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+  const auto branch = forced_branch("pinned_beam_frequency_sweep",
+    {"Continuation/Minimum frequency=5.08", "Continuation/Maximum frequency=5.2", "Continuation/Direction=down",
+     "Continuation/Maximum points=50"});
   unsigned int marked = 0;
   for (std::size_t k = 1; k + 1 < branch.points.size(); ++k)
     if (branch.points[k].special == "chatter-sticking")
@@ -323,9 +323,8 @@ TEST(ForcedResponse, BeamChatterStickingTransitionIsMarked)
 // orbits, unmarked: 5.05 -> 5.64 rad/s (32 -> 42 impacts) and 5.65 -> 5.21 (38 -> 31).
 TEST(ForcedResponse, BeamStepsAcrossGrazingsKeepToTheirOrbit)
 {
-  auto setup = studies::prepare_continuation(test_cases::load_case(
-    test_cases::example("pinned_beam_frequency_sweep"), {"Continuation/Maximum frequency=5.7", "Continuation/Maximum points=60"}));
-  const auto branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+  const auto branch = forced_branch("pinned_beam_frequency_sweep",
+    {"Continuation/Maximum frequency=5.7", "Continuation/Maximum points=60"});
   ASSERT_GE(branch.points.size(), 50u) << branch.stop_reason;
   unsigned int contacts_changed = 0;
   for (std::size_t k = 1; k < branch.points.size(); ++k)
@@ -347,11 +346,9 @@ TEST(ForcedResponse, BeamStepsAcrossGrazingsKeepToTheirOrbit)
 // refused and retried shorter, so no kept step is such a jump.
 TEST(ForcedResponse, BeamStepAfterAFoldKeepsToItsOrbit)
 {
-  auto setup = studies::prepare_continuation(test_cases::load_case(
-    test_cases::example("pinned_beam_frequency_sweep"),
+  const auto branch = forced_branch("pinned_beam_frequency_sweep",
     {"Continuation/Minimum frequency=11.4", "Continuation/Maximum frequency=12.2", "Continuation/Maximum points=70",
-     "Continuation/Restarts=100"}));
-  const auto branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+     "Continuation/Restarts=100"});
   ASSERT_GE(branch.points.size(), 60u) << branch.stop_reason;
   unsigned int folds = 0;
   for (std::size_t k = 1; k < branch.points.size(); ++k)
@@ -373,11 +370,9 @@ TEST(ForcedResponse, BeamStepAfterAFoldKeepsToItsOrbit)
 // `jumped`), and every other step keeps to its orbit.
 TEST(ForcedResponse, BeamBranchEndingShortOfTheRangeGoesOnBySweepSteps)
 {
-  auto setup = studies::prepare_continuation(test_cases::load_case(
-    test_cases::example("pinned_beam_frequency_sweep"),
+  const auto branch = forced_branch("pinned_beam_frequency_sweep",
     {"Continuation/Direction=down", "Continuation/Maximum frequency=13.6", "Continuation/Minimum frequency=13.0",
-     "Continuation/Maximum points=120"}));
-  const auto branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+     "Continuation/Maximum points=120"});
   double     lowest = branch.points.front().frequency;
   for (std::size_t k = 1; k < branch.points.size(); ++k)
     {
@@ -404,11 +399,10 @@ TEST(ForcedResponse, BeamBranchEndingShortOfTheRangeGoesOnBySweepSteps)
 TEST(ForcedResponse, BeamGrazingsCrossedByOrdinaryStepsAreLocated)
 {
   const auto crossings = [](const bool locate) {
-    auto setup = studies::prepare_continuation(test_cases::load_case(
-      test_cases::example("pinned_beam_frequency_sweep"),
-      {"Continuation/Minimum frequency=11.0", "Continuation/Maximum frequency=11.6", "Continuation/Maximum points=300",
-       "Continuation/Restarts=100", std::string("Continuation/Locate crossed grazings=") + (locate ? "true" : "false")}));
-    const auto branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+    const auto branch = forced_branch("pinned_beam_frequency_sweep",
+      {"Continuation/Minimum frequency=11.0", "Continuation/Maximum frequency=11.6",
+       "Continuation/Maximum points=300", "Continuation/Restarts=100",
+       std::string("Continuation/Locate crossed grazings=") + (locate ? "true" : "false")});
     std::pair<unsigned int, unsigned int> located_and_not{0, 0};
     const auto kind_of = [](const periodic::BranchPoint &p) { return std::make_pair(p.impacts, p.sticking_phases); };
     for (std::size_t k = 1; k + 1 < branch.points.size(); ++k)
@@ -429,7 +423,8 @@ TEST(ForcedResponse, BeamGrazingsCrossedByOrdinaryStepsAreLocated)
     return located_and_not;
   };
   const auto with = crossings(true), without = crossings(false);
-  std::cerr << "located " << with.first << ", not " << with.second << "; without: " << without.first << ", " << without.second << "\n";
+  std::cerr << "located " << with.first << ", not " << with.second << "; without: " << without.first << ", "
+            << without.second << "\n";
   EXPECT_GE(with.first, 15u) << with.second << " crossed grazings not located";
   EXPECT_LE(with.second, 3u);
   EXPECT_GE(without.second, 15u) << "ordinary steps crossing grazings without the setting";
@@ -442,9 +437,7 @@ TEST(ForcedResponse, BeamGrazingsCrossedByOrdinaryStepsAreLocated)
 TEST(ForcedResponse, ImpactOscillatorBothWaysIsTheWayUpThenTheWayDown)
 {
   const auto branch_of = [](const std::string &direction) {
-    auto setup = studies::prepare_continuation(
-      test_cases::load_case(test_cases::example("impact_oscillator"), {"Continuation/Direction=" + direction}));
-    return studies::trace_families(setup.continuation, *setup.flow, true).front();
+    return forced_branch("impact_oscillator", {"Continuation/Direction=" + direction});
   };
   const auto up = branch_of("up"), down = branch_of("down"), both = branch_of("both");
   ASSERT_EQ(both.points.size(), up.points.size() + down.points.size());
@@ -476,9 +469,7 @@ TEST(ForcedResponse, ImpactOscillatorBothWaysIsTheWayUpThenTheWayDown)
 // at exactly that frequency, both found; at 1.0 rad/s the branch passes once.
 TEST(ForcedResponse, ImpactOscillatorOrbitsAtReportFrequenciesAreTheClosedForms)
 {
-  auto setup = studies::prepare_continuation(test_cases::load_case(
-    test_cases::example("impact_oscillator"), {"Continuation/Report frequencies=1.0, 1.5, 1.6, 1.7"}));
-  const auto branch = studies::trace_families(setup.continuation, *setup.flow, true).front();
+  const auto branch = forced_branch("impact_oscillator", {"Continuation/Report frequencies=1.0, 1.5, 1.6, 1.7"});
   for (const double w : {1.0, 1.5, 1.6, 1.7})
     {
       std::vector<const periodic::BranchPoint *> at;

@@ -1320,9 +1320,9 @@ namespace vibroimpact::periodic
     // it in the branch's order, so that the branch covers what it stepped over with the orbits
     // there (the side of a grazing that gained an impact), up to where they end.
     void trace_start_back(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
-                              const ContinuationSettings &settings, const double onward, const BranchPoint &end,
-                              Branch &part, const std::size_t offset, unsigned long &evaluations,
-                              const ProgressCallback &progress)
+                          const ContinuationSettings &settings, const double onward, const BranchPoint &end,
+                          Branch &part, const std::size_t offset, unsigned long &evaluations,
+                          const ProgressCallback &progress)
     {
       const std::size_t used = offset + part.points.size();
       if (used + 2 > settings.max_points)
@@ -1347,7 +1347,7 @@ namespace vibroimpact::periodic
       if (back.points.size() <= 1)
         return;
       in_branch_order(back.points);
-      back.points.pop_back(); // the far start itself, part's first
+      back.points.pop_back(); // the restart's first orbit itself, part's first
       const std::size_t joint = back.points.size();
       part.points.insert(part.points.begin(), back.points.begin(), back.points.end());
       set_step_flags(part.points[joint], part.points[joint - 1], joint >= 2 ? &part.points[joint - 2] : nullptr, false);
@@ -1812,6 +1812,17 @@ namespace vibroimpact::periodic
       return part;
     }
 
+    // `part` put into `branch` at `at` behind a visible break (`restarted` and `jumped` on its
+    // first point), with why the break was needed, then part's own restarts.
+    void insert_behind_break(Branch &branch, Branch &part, const std::size_t at, const std::string &why)
+    {
+      part.points.front().restarted = part.points.front().jumped = true;
+      branch.restarts.push_back(why);
+      branch.restarts.insert(branch.restarts.end(), part.restarts.begin(), part.restarts.end());
+      branch.points.insert(branch.points.begin() + static_cast<std::ptrdiff_t>(at), part.points.begin(),
+                           part.points.end());
+    }
+
     // A forced response whose branch ends (it closes on itself, or no orbit near its end
     // converges) short of the far end of the frequency range goes on as a slow sweep does, by
     // sweep steps 10 × Restart jump beyond the farthest frequency reached (further each time
@@ -1856,13 +1867,16 @@ namespace vibroimpact::periodic
               continue;
             }
           failures = 0;
-          branch.restarts.push_back(branch.stop_reason);
-          branch.restarts.insert(branch.restarts.end(), part.restarts.begin(), part.restarts.end());
-          part.points.front().restarted = part.points.front().jumped = true;
-          branch.points.insert(branch.points.end(), part.points.begin(), part.points.end());
+          insert_behind_break(branch, part, branch.points.size(), branch.stop_reason);
           branch.failed      = part.failed;
           branch.stop_reason = part.stop_reason;
         }
+    }
+
+    // Whether sweep steps go into the frequencies from..to: wider than half of Restart jump.
+    bool worth_a_sweep_step(const double from, const double to, const double jump)
+    {
+      return to - from > 0.5 * jump * to;
     }
 
     // The frequencies inside a visible break (every restart: past a grazing by Restart jump, or a
@@ -1878,7 +1892,6 @@ namespace vibroimpact::periodic
         if (!points[k].restarted)
           steps.push_back(std::minmax(points[k - 1].frequency, points[k].frequency));
       std::sort(steps.begin(), steps.end());
-      const auto wide = [&](const double from, const double to) { return to - from > 0.5 * jump * to; };
       std::vector<std::pair<std::size_t, std::pair<double, double>>> pieces;
       for (std::size_t k = 1; k < points.size(); ++k)
         if (points[k].restarted)
@@ -1889,11 +1902,11 @@ namespace vibroimpact::periodic
               {
                 if (b <= low || a >= high)
                   continue;
-                if (a > low && wide(low, a))
+                if (a > low && worth_a_sweep_step(low, a, jump))
                   pieces.push_back({k - 1, {low, a}});
                 low = std::max(low, b);
               }
-            if (wide(low, high))
+            if (worth_a_sweep_step(low, high, jump))
               pieces.push_back({k - 1, {low, high}});
           }
       return pieces;
@@ -1913,9 +1926,9 @@ namespace vibroimpact::periodic
         return a.frequency < b.frequency;
       });
       const double jump = settings.restart_jump;
-      if (low->frequency - settings.min_frequency > 0.5 * jump * low->frequency)
+      if (worth_a_sweep_step(settings.min_frequency, low->frequency, jump))
         pieces.push_back({static_cast<std::size_t>(low - points.begin()), {settings.min_frequency, low->frequency}});
-      if (settings.max_frequency - high->frequency > 0.5 * jump * settings.max_frequency)
+      if (worth_a_sweep_step(high->frequency, settings.max_frequency, jump))
         pieces.push_back({static_cast<std::size_t>(high - points.begin()), {high->frequency, settings.max_frequency}});
       return pieces;
     }
@@ -1935,7 +1948,7 @@ namespace vibroimpact::periodic
       for (std::size_t k = 1; k + 1 < cuts.size(); ++k)
         if (cuts[k + 1] - cuts[k] > cuts[widest + 1] - cuts[widest])
           widest = k;
-      if (!(cuts[widest + 1] - cuts[widest] > 0.5 * jump * cuts[widest + 1]))
+      if (!worth_a_sweep_step(cuts[widest], cuts[widest + 1], jump))
         return std::numeric_limits<double>::quiet_NaN();
       return 0.5 * (cuts[widest] + cuts[widest + 1]);
     }
@@ -1989,11 +2002,7 @@ namespace vibroimpact::periodic
               branch.flow_evaluations += part.flow_evaluations;
               if (part.points.empty())
                 continue;
-              branch.restarts.push_back("a sweep step into untraced frequencies");
-              branch.restarts.insert(branch.restarts.end(), part.restarts.begin(), part.restarts.end());
-              part.points.front().restarted = part.points.front().jumped = true;
-              branch.points.insert(branch.points.begin() + static_cast<std::ptrdiff_t>(before + 1),
-                                   part.points.begin(), part.points.end());
+              insert_behind_break(branch, part, before + 1, "a sweep step into untraced frequencies");
             }
         }
     }
@@ -2090,11 +2099,8 @@ namespace vibroimpact::periodic
           found.stop_reason = stop_reason;
           return found;
         }
-      down.points.front().restarted = down.points.front().jumped = true;
       branch.way_down = branch.points.size();
-      branch.restarts.push_back("the way down, from Maximum frequency");
-      branch.restarts.insert(branch.restarts.end(), down.restarts.begin(), down.restarts.end());
-      branch.points.insert(branch.points.end(), down.points.begin(), down.points.end());
+      insert_behind_break(branch, down, branch.points.size(), "the way down, from Maximum frequency");
       branch.flow_evaluations += down.flow_evaluations;
       branch.failed      = branch.failed || down.failed;
       branch.stop_reason = stop_reason;
