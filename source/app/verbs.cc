@@ -65,39 +65,7 @@ namespace vibroimpact::app
       return std::chrono::duration<double>(to - from).count();
     }
 
-    // Where a simulate run's wall time went, as deal.II's TimerOutput prints its sections: the
-    // sections follow one another on the main thread; the writer thread's time ran beside the
-    // solve and is in none of them.
-    struct SimulateTimes
-    {
-      double startup = 0, setup = 0, solve = 0, stream = 0, statistics = 0, write = 0, total = 0;
-      double writer = 0, frames = 0;
-    };
-
-    void print_times(const SimulateTimes &t)
-    {
-      const auto rule = [] { std::printf("+%s+%s+%s+\n", std::string(56, '-').c_str(), std::string(12, '-').c_str(),
-                                         std::string(12, '-').c_str()); };
-      const auto row  = [&t](const char *name, const double seconds) {
-        std::printf("| %-54s | %8.3g s | %9.1f%% |\n", name, seconds, t.total > 0 ? 100 * seconds / t.total : 0.0);
-      };
-      rule();
-      std::printf("| %-54s | %8.3g s | %10s |\n", "wall time since the program started", t.total, "");
-      std::printf("| %-54s | %10s | %10s |\n", "", "", "");
-      std::printf("| %-54s | %10s | %10s |\n", "Section", "wall time", "% of total");
-      rule();
-      row("start-up: loading the solver libraries", t.startup);
-      row("set-up: case file, model, checks", t.setup);
-      row("solve (less its waits for the writer thread)", t.solve);
-      row("write: waits for the writer, its streams closed", t.stream);
-      row("statistics: Welch's spectra", t.statistics);
-      row("write: events, statistics files, plots, commit", t.write);
-      rule();
-      std::printf("whole run / solve %.3g; the writer thread took %.3g s (%.3g s of it frames) alongside the solve\n",
-                  t.solve > 0 ? t.total / t.solve : 0.0, t.writer, t.frames);
-    }
-
-    void print_simulation(const std::string &destination, const studies::SimulationResult &result, const SimulateTimes &times)
+    void print_simulation(const std::string &destination, const studies::SimulationResult &result)
     {
       integrators::print_summary(std::cout, result.history.summary);
       std::printf("%-23s%u\n", "VTK frames", result.n_frames);
@@ -112,19 +80,28 @@ namespace vibroimpact::app
       std::printf("wrote %s/{%s%s%s%s}\n", destination.c_str(), result.hdf5_records ? "records.h5" : "history.csv, events.csv",
                   result.n_frames == 0 ? "" : result.hdf5_records ? ", solution.xdmf" : ", solution.pvd",
                   result.statistics.empty() ? "" : ", statistics.csv, *.png", result.interrupted() ? ", INTERRUPTED" : "");
-      std::cout << std::flush;
-      print_times(times);
+    }
+
+    // What the timer's sections cannot hold: the start-up before the timer existed (main()
+    // loading the solver libraries) and the writer thread, which ran beside the solve.
+    void print_times_beside_the_timer(const double startup, const studies::SimulationResult &result)
+    {
+      std::printf("start-up before the timer (loading the solver libraries): %.3g s; the solve waited %.3g s for the "
+                  "writer thread, which took %.3g s (%.3g s of it frames) alongside the solve\n",
+                  startup, result.waited_seconds, result.writer_seconds, result.frame_seconds);
     }
   } // namespace
 
   int run_simulate(const CommonOptions &options)
   {
-    using clock           = std::chrono::steady_clock;
-    const auto  entered   = clock::now();
-    const auto  started   = options.started == clock::time_point{} ? entered : options.started;
-    const auto  c           = studies::read_case_file(options.case_file, options.overrides);
-    const auto  destination = output_directory(options, c.description);
-    auto        setup       = studies::prepare_simulation(c, destination, options.quiet);
+    using clock = std::chrono::steady_clock;
+    const auto entered = clock::now();
+    const auto started = options.started == clock::time_point{} ? entered : options.started;
+    dealii::TimerOutput timer(std::cout, dealii::TimerOutput::never, dealii::TimerOutput::wall_times);
+    timer.enter_subsection("set-up: case file, model, checks");
+    const auto c           = studies::read_case_file(options.case_file, options.overrides);
+    const auto destination = output_directory(options, c.description);
+    auto       setup       = studies::prepare_simulation(c, destination, options.quiet);
     for (const auto &warning : setup.warnings)
       std::cerr << "warning: " << warning << "\n";
     if (!options.quiet)
@@ -136,27 +113,25 @@ namespace vibroimpact::app
                     unsigned(setup.model.n_dofs()), setup.model.n_elements, setup.model.contacts.size(),
                     supports.c_str(), setup.solver->name().c_str(), setup.control.final_time);
       }
-
     io::OutputFolder out(destination, studies::verb_name(studies::VerbId::simulate));
-    SimulateTimes    times;
-    times.startup      = seconds_between(started, entered);
-    times.setup        = seconds_between(entered, clock::now());
-    const auto result  = studies::run_simulation(std::move(setup), out.staging());
-    const auto written = clock::now();
+    timer.leave_subsection();
+
+    const auto result = studies::run_simulation(std::move(setup), out.staging(), &timer);
+
+    timer.enter_subsection("write: events, statistics files, plots, commit");
     studies::write_simulation(result, out);
     out.commit(result.interrupted());
-    times.solve      = result.solve_seconds;
-    times.stream     = result.stream_seconds;
-    times.statistics = result.statistics_seconds;
-    times.write      = seconds_between(written, clock::now());
-    times.writer     = result.writer_seconds;
-    times.frames     = result.frame_seconds;
+    timer.leave_subsection();
     const auto &summary = result.history.summary;
     for (const auto &warning : summary.warnings)
       std::cerr << "warning: " << warning << "\n";
-    times.total = seconds_between(started, clock::now());
     if (!options.quiet)
-      print_simulation(destination, result, times);
+      {
+        print_simulation(destination, result);
+        std::cout << std::flush;
+        timer.print_summary();
+        print_times_beside_the_timer(seconds_between(started, entered), result);
+      }
     return result.interrupted() ? 128 + summary.interrupt_signal : io::exit_success;
   }
 

@@ -15,7 +15,10 @@
 #include <vibroimpact/studies/simulation_study.h>
 #include <vibroimpact/studies/support_output.h>
 
+#include <deal.II/base/timer.h>
+
 #include <chrono>
+#include <optional>
 
 namespace vibroimpact::studies
 {
@@ -24,6 +27,14 @@ namespace vibroimpact::studies
     double seconds_since(const std::chrono::steady_clock::time_point start)
     {
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+
+    // A section of `timer` for as long as the returned object lives; nothing without a timer.
+    std::optional<dealii::TimerOutput::Scope> section(dealii::TimerOutput *timer, const std::string &name)
+    {
+      if (!timer)
+        return std::nullopt;
+      return std::optional<dealii::TimerOutput::Scope>(std::in_place, *timer, name);
     }
 
     // history.csv, row by row.
@@ -278,16 +289,22 @@ namespace vibroimpact::studies
     return setup;
   }
 
-  SimulationResult run_simulation(SimulationSetup setup, const std::filesystem::path &folder)
+  SimulationResult run_simulation(SimulationSetup setup, const std::filesystem::path &folder,
+                                  dealii::TimerOutput *const timer)
   {
     integrators::ResponseHistory history(setup.model);
     history.keep_rows(setup.keep_rows || folder.empty());
     SimulationStreams streams(setup, history.columns(), folder);
     history.add_sink(streams);
-    integrators::record_run(history, *setup.solver, setup.model, setup.control, &streams, true);
-    const double waited_in_run = streams.waited_seconds();
-    const auto   tail          = std::chrono::steady_clock::now();
-    streams.finish();
+    {
+      const auto solving = section(timer, "solve (with its waits for the writer thread)");
+      integrators::record_run(history, *setup.solver, setup.model, setup.control, &streams, true);
+    }
+    const double waited_in_run = streams.waited_seconds(); // finishing waits too, in its own section
+    {
+      const auto closing = section(timer, "write: the writer's streams closed");
+      streams.finish();
+    }
     SimulationResult result{std::move(setup.model), setup.control, std::move(history), {}, {}};
     result.n_frames       = streams.n_frames;
     result.streamed       = !folder.empty();
@@ -295,17 +312,15 @@ namespace vibroimpact::studies
     result.records        = std::move(streams.records);
     result.frame_seconds  = streams.frames ? streams.frames->seconds : 0.0;
     result.writer_seconds = streams.writer_seconds();
-    result.solve_seconds  = result.history.summary.wall_time - waited_in_run;
-    result.stream_seconds = waited_in_run + seconds_since(tail);
+    result.waited_seconds = waited_in_run;
     result.peak_rows_held = streams.peak_rows_held() + result.history.n_rows() +
                             (streams.statistics ? streams.statistics->rows_in_memory() : 0);
-    const auto start = std::chrono::steady_clock::now();
     if (streams.statistics && !result.interrupted())
       {
+        const auto spectra           = section(timer, "statistics: Welch's spectra");
         result.statistics            = streams.statistics->finish();
         result.support_forces_curves = streams.statistics->support_forces_curves();
       }
-    result.statistics_seconds = seconds_since(start);
     return result;
   }
 
@@ -316,10 +331,9 @@ namespace vibroimpact::studies
       csv.write_row(history.row(k));
   }
 
-  double write_simulation(const SimulationResult &result, io::OutputFolder &out)
+  void write_simulation(const SimulationResult &result, io::OutputFolder &out)
   {
-    const auto start   = std::chrono::steady_clock::now();
-    auto       records = result.records;
+    auto records = result.records;
     if (!result.streamed)
       records = write_kept_rows(result, out);
     std::vector<io::GnuplotRun> plots; // drawing while the rest is written
@@ -344,6 +358,5 @@ namespace vibroimpact::studies
                        ": the records and the frames stop there\n");
     for (auto &plot : plots)
       plot.wait();
-    return seconds_since(start);
   }
 } // namespace vibroimpact::studies

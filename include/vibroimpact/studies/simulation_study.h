@@ -19,6 +19,11 @@
 #include <string>
 #include <vector>
 
+namespace dealii
+{
+  class TimerOutput;
+}
+
 namespace vibroimpact::io
 {
   class Hdf5Records;
@@ -54,11 +59,11 @@ namespace vibroimpact::studies
     bool                                     hdf5_records = false;
     std::shared_ptr<io::Hdf5Records>         records = nullptr; // records.h5, its /history streamed in
     bool streamed = false; // the rows went to a folder during the run (else the history kept them)
-    // Where the time went. solve: the solver's wall time less its waits for the writer thread;
-    // stream: those waits and finishing the streams after the run (the writing the solve did
-    // not hide); writer: the writer thread's own time (rows, frames), alongside the solve;
-    // frames: the part of it spent on frames; statistics: Welch's spectra at the end.
-    double solve_seconds = 0, stream_seconds = 0, writer_seconds = 0, frame_seconds = 0, statistics_seconds = 0;
+    // The writer thread's share of the run, which no section of a TimerOutput on the main thread
+    // sees: waited, the solve's waits for the writer (the writing the solve did not hide);
+    // writer, the writer thread's own time (rows, frames) alongside the solve; frames, its part
+    // spent on frames.
+    double waited_seconds = 0, writer_seconds = 0, frame_seconds = 0;
     // The most history rows held in memory at once (all of them when the rows are kept).
     std::size_t peak_rows_held = 0;
 
@@ -78,12 +83,14 @@ namespace vibroimpact::studies
   // Runs to the final time; a signal ends it early with the history so far (interrupted()).
   // folder: where the rows, the frames at Simulation/Frame interval and support_forces.csv
   // stream (an OutputFolder's staging folder; empty: nothing is written, the rows are kept).
-  SimulationResult run_simulation(SimulationSetup setup, const std::filesystem::path &folder = {});
+  // timer: where the run's sections are timed (solve; the streams closed; statistics), if given.
+  SimulationResult run_simulation(SimulationSetup setup, const std::filesystem::path &folder = {},
+                                  dealii::TimerOutput *timer = nullptr);
   // events.csv (or records.h5's events and statistics); with clearance supports statistics.csv
   // and the files and plots of write_support_summaries, waited for; after a signal,
   // INTERRUPTED; and, for a run that kept its rows instead of streaming them (no folder), the
-  // rows and support_forces.csv, by the same writers. Returns the seconds it took.
-  double write_simulation(const SimulationResult &result, io::OutputFolder &out);
+  // rows and support_forces.csv, by the same writers.
+  void write_simulation(const SimulationResult &result, io::OutputFolder &out);
 
   // history.csv from a history that kept its rows (a run held in memory, a comparison's runs).
   void write_history_csv(const std::filesystem::path &file, const integrators::ResponseHistory &history);

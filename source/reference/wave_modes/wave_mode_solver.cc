@@ -7,13 +7,15 @@
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/reference/wave_mode_solver.h>
 
+#include <deal.II/base/timer.h>
+
 #include <boost/math/tools/roots.hpp>
 
 #include <Eigen/Dense>
 
-#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <iostream>
 #include <limits>
 #include <sstream>
 
@@ -201,8 +203,6 @@ namespace vibroimpact::reference
     // phases located and projected, the contact episodes and the summary.
     class WaveModeRun : integrators::SolverRun
     {
-      using clock = std::chrono::steady_clock;
-
     public:
       WaveModeRun(const model::StructuralModel &m, const WaveModeSettings &s, const Layout &layout,
                   const RunControl &control, ResponseObserver &observer)
@@ -222,12 +222,12 @@ namespace vibroimpact::reference
         , row_probe_u_(static_cast<Eigen::Index>(m.probes.size()))
         , row_probe_v_(static_cast<Eigen::Index>(m.probes.size()))
       {
-        const auto start = clock::now();
+        timer_.enter_subsection(section_roots);
         free_.modes      = free_modes(d_, s.n_modes);
         coupled_.modes   = coupled_modes(d_, s.n_modes);
         coupled_.contact = true;
-        seconds_roots_   = elapsed(start);
-        const auto prepare_start = clock::now();
+        timer_.leave_subsection(section_roots);
+        timer_.enter_subsection(section_projections);
         prepare(free_);
         prepare(coupled_);
         // The one projection matrix: coupled × free mass products (its transpose goes back).
@@ -241,13 +241,13 @@ namespace vibroimpact::reference
               }
           }
         coupled_free_        = mass_products(d_, coupled_.modes, free_.modes);
-        free_coupled_        = coupled_free_.transpose();
-        seconds_projections_ = elapsed(prepare_start);
+        free_coupled_ = coupled_free_.transpose();
+        timer_.leave_subsection(section_projections);
       }
 
       RunSummary run()
       {
-        const auto wall_start = clock::now();
+        timer_.enter_subsection(section_run);
         start();
         for (unsigned long k = 1; k <= n_steps_; ++k)
           advance(k);
@@ -257,7 +257,8 @@ namespace vibroimpact::reference
             if (pending_impact_.time >= 0)
               close_episode(-1.0, contact_impulse(phase_, control_.final_time));
           }
-        return summarise(wall_start);
+        timer_.leave_subsection(section_run);
+        return summarise();
       }
 
     private:
@@ -266,12 +267,13 @@ namespace vibroimpact::reference
       void       switch_phase_at(double ts, double t, double &f_next);
       double     record(double t, bool frame, bool dofs);
       void       close_episode(double end, double episode);
-      RunSummary summarise(clock::time_point wall_start);
+      RunSummary summarise();
 
-      static double elapsed(clock::time_point t0)
-      {
-        return std::chrono::duration<double>(clock::now() - t0).count();
-      }
+      // Where a run's time goes, as every run's is timed (deal.II's TimerOutput, not printed):
+      // the two bases, the projection matrix, then the samples with the switches among them.
+      static constexpr const char *section_roots = "roots and shapes", *section_projections = "projection matrix",
+                                  *section_run = "samples and switches", *section_switching = "switching";
+      dealii::TimerOutput timer_{std::cout, dealii::TimerOutput::never, dealii::TimerOutput::wall_times};
 
       const model::ContinuumBody &beam() const { return model_.continuum.bodies[layout_.beam]; }
       const model::ContinuumBody &rod() const { return model_.continuum.bodies[layout_.rod]; }
@@ -642,7 +644,6 @@ namespace vibroimpact::reference
       TipForce                      force_;
       Basis                         free_, coupled_;
       MatrixXd                      coupled_free_, free_coupled_; // ⟨φ_coupled_i, φ_free_j⟩ and its transpose
-      double                        seconds_roots_ = 0.0, seconds_projections_ = 0.0;
 
       // The run: the current phase and its coordinates at the last sample.
       Phase         phase_;
@@ -664,7 +665,6 @@ namespace vibroimpact::reference
       unsigned long switches_ = 0, grazes_ = 0;
       double        last_switch_time_ = -1.0;
       double        peak_force_ = 0.0, peak_force_time_ = 0.0;
-      double        seconds_switching_ = 0.0, seconds_sampling_ = 0.0;
       // What a row reports (one contact).
       Vector        row_gap_, row_force_, row_impulse_, row_probe_u_, row_probe_v_, row_u_, row_v_;
     };
@@ -704,17 +704,14 @@ namespace vibroimpact::reference
     // Sample k: its switches, the peak contact force, its row if one is due.
     void WaveModeRun::advance(const unsigned long k)
     {
-      const double t              = std::min(k * h_, control_.final_time);
-      auto         sampling_start = clock::now();
+      const double t = std::min(k * h_, control_.final_time);
       sample(sampler_, phase_, phase_id_, t, q_, qd_);
       double f_next = watched_from(phase_, q_, t);
       while (const auto t_switch = crossing(phase_, t_prev_, f_prev_, t, f_next, armed_))
         {
-          seconds_sampling_ += elapsed(sampling_start);
-          const auto switch_start = clock::now();
+          timer_.enter_subsection(section_switching);
           switch_phase_at(*t_switch, t, f_next);
-          seconds_switching_ += elapsed(switch_start);
-          sampling_start = clock::now();
+          timer_.leave_subsection(section_switching);
         }
       t_prev_ = t, f_prev_ = f_next;
       if (phase_.basis->contact && f_next > peak_force_) // at every sample, whatever rows are kept
@@ -726,7 +723,6 @@ namespace vibroimpact::reference
           final_energy_   = record(t, frame, k == n_steps_);
           largest_energy_ = std::max(largest_energy_, final_energy_);
         }
-      seconds_sampling_ += elapsed(sampling_start);
     }
 
     // The switch at ts (before the sample at t): the episode's events, the state projected on the
@@ -833,8 +829,12 @@ namespace vibroimpact::reference
       initial_episode_     = false;
     }
 
-    RunSummary WaveModeRun::summarise(const clock::time_point wall_start)
+    RunSummary WaveModeRun::summarise()
     {
+      const auto seconds = [times = timer_.get_summary_data(dealii::TimerOutput::total_wall_time)](const char *section) {
+        const auto found = times.find(section);
+        return found == times.end() ? 0.0 : found->second;
+      };
       summary_.steps          = n_steps_;
       summary_.sticking_time  = contact_time_;
       summary_.initial_energy = initial_energy_;
@@ -845,7 +845,7 @@ namespace vibroimpact::reference
       summary_.relative_balance_error =
         summary_.balance_error /
         std::max({std::abs(initial_energy_), largest_energy_, std::numeric_limits<double>::min()});
-      summary_.wall_time = elapsed(wall_start) + seconds_roots_ + seconds_projections_;
+      summary_.wall_time = seconds(section_roots) + seconds(section_projections) + seconds(section_run);
       count("modes", double(settings_.n_modes));
       count("switches", double(switches_));
       count("contact time [s]", contact_time_);
@@ -854,10 +854,10 @@ namespace vibroimpact::reference
       count("energy lost at switches [J]", switch_loss_);
       count("largest energy change at a switch [J]", largest_change_);
       count("largest relative energy change at a switch", largest_relative_change_);
-      count("roots and shapes [s]", seconds_roots_);
-      count("projection matrix [s]", seconds_projections_);
-      count("switching [s]", seconds_switching_);
-      count("sampling [s]", seconds_sampling_);
+      count("roots and shapes [s]", seconds(section_roots));
+      count("projection matrix [s]", seconds(section_projections));
+      count("switching [s]", seconds(section_switching));
+      count("sampling [s]", seconds(section_run) - seconds(section_switching));
       if (largest_relative_change_ > 1e-3)
         {
           std::ostringstream w;
