@@ -2,6 +2,7 @@
 // they return as data carry the physics, and the write step puts exactly those numbers in the
 // files the verb writes.
 #include <vibroimpact/io/output_folder.h>
+#include <vibroimpact/io/progress_bar.h>
 #include <vibroimpact/studies/comparison_study.h>
 #include <vibroimpact/studies/modes_study.h>
 #include <vibroimpact/studies/simulation_study.h>
@@ -10,10 +11,12 @@
 
 #include "test_support.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -136,4 +139,48 @@ TEST(LibraryStudies, ComparisonOfTheTubeHasItsSupportsStatisticsInsideCoulombsCo
       EXPECT_GT(wear, 0.0) << run.name; // the tube reached its supports
     }
   std::filesystem::remove_all(dir);
+}
+
+// Every solver says what it is doing, whatever it is: a run's progress reaches the calling
+// thread's sink (as the Python module's callback does) from its samples up to the final time,
+// named after the verb in a simulation and after each solver in a comparison of three.
+TEST(LibraryStudies, EverySolverReportsItsProgressUpToTheFinalTime)
+{
+  struct Call
+  {
+    std::string label;
+    double      done, total;
+  };
+  std::vector<Call> calls;
+  const auto previous = io::set_progress_sink(
+    [&calls](const std::string &label, const double done, const double total) { calls.push_back({label, done, total}); });
+  const std::vector<std::string> short_run{"Simulation/Final time=0.02", "Simulation/Frame interval=0"};
+  const auto c     = test_cases::load_case(test_cases::example("antunes_one_support"), short_run);
+  auto       setup = studies::prepare_comparison(c);
+  std::set<std::string> solvers;
+  for (const auto &run : setup.runs)
+    solvers.insert(run.solver_name);
+  ASSERT_EQ(solvers.size(), 3u); // modal-uk, modal-penalty, moreau-jean
+  const auto compared = studies::run_comparison(std::move(setup));
+  const auto ends_at  = [&calls](const std::string &label, const double final_time) {
+    std::vector<double> done;
+    for (const auto &call : calls)
+      if (call.label == label)
+        {
+          EXPECT_EQ(call.total, final_time) << label;
+          done.push_back(call.done);
+        }
+    ASSERT_GT(done.size(), 1u) << label;
+    EXPECT_TRUE(std::is_sorted(done.begin(), done.end())) << label;
+    EXPECT_NEAR(done.back(), final_time, 1e-12) << label;
+  };
+  for (const auto &solver : solvers)
+    ends_at(solver, 0.02);
+
+  calls.clear();
+  studies::run_simulation(studies::prepare_simulation(c));
+  ends_at("simulate", 0.02);
+  for (const auto &call : calls)
+    EXPECT_EQ(call.label, "simulate");
+  io::set_progress_sink(previous);
 }

@@ -3,6 +3,7 @@
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/interrupt.h>
+#include <vibroimpact/io/progress_bar.h>
 
 #include <chrono>
 #include <cmath>
@@ -72,6 +73,20 @@ namespace vibroimpact::integrators
         io::throw_if_interrupted("");
       }
       double last_time = 0.0;
+    };
+
+    // Every solver's progress: its samples' times against the final time.
+    class ProgressGuard : public ResponseObserver
+    {
+    public:
+      ProgressGuard(const std::string &label, const RunControl &control)
+        : bar_(label, control.final_time, control.quiet)
+      {}
+      void sample(const ResponseSample &s) override { bar_.update(s.time); }
+      void finish() { bar_.finish(); }
+
+    private:
+      io::ProgressBar bar_;
     };
   } // namespace
 
@@ -162,15 +177,18 @@ namespace vibroimpact::integrators
     const auto       start = std::chrono::steady_clock::now();
     FiniteStateGuard finite;
     InterruptGuard   interrupt;
+    ProgressGuard    progress(control.progress_label.empty() ? solver.name() : control.progress_label, control);
     ObserverList     observers;
     observers.add(finite);
     observers.add(history);
     if (also)
       observers.add(*also);
     observers.add(interrupt);
+    observers.add(progress);
     try
       {
         history.summary = solver.run(model, control, observers);
+        progress.finish();
       }
     catch (const io::Interrupted &e)
       {

@@ -14,6 +14,7 @@
 #include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/simulation_study.h>
 #include <vibroimpact/studies/support_output.h>
+#include <vibroimpact/studies/verb_table.h>
 
 #include <deal.II/base/timer.h>
 
@@ -271,6 +272,7 @@ namespace vibroimpact::studies
     setup.solver           = c.solver().clone();
     setup.control          = c.run;
     setup.control.quiet    = quiet;
+    setup.control.progress_label = verb_name(VerbId::simulate);
     setup.filename         = c.filename;
     setup.statistics_start = c.statistics_start;
     setup.psd_segment      = c.psd_segment;

@@ -37,7 +37,8 @@ namespace vibroimpact::integrators
     double output_interval = 0.0; // time between history rows; 0: every step (time steppers),
                                   // final time / 1000 (event-driven solvers)
     double frame_interval  = 0.0; // time between VTK frames (each also a history row); 0: none
-    bool   quiet           = true; // no progress bar
+    bool   quiet           = true; // no progress bar drawn (a host's progress sink still follows it)
+    std::string progress_label;    // what the bar says the run is (a verb); empty: the solver's name
   };
 
   class Solver

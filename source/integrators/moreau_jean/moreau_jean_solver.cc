@@ -7,7 +7,6 @@
 #include <vibroimpact/integrators/solver_base.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_section.h>
-#include <vibroimpact/io/progress_bar.h>
 
 #include <cmath>
 #include <iostream>
@@ -255,7 +254,6 @@ namespace vibroimpact::integrators
       {
         summary_.initial_energy = ledger_.total();
         record(control_.frame_interval > 0);
-        io::ProgressBar progress("simulate", control_.final_time, control_.quiet);
         for (std::size_t c = 0; c < n_contacts_; ++c)
           gap_before_[c] = model_.contacts[c].gap0 + model_.contacts[c].row.dot(state_.u);
         for (unsigned long k = 1; k <= n_steps_; ++k)
@@ -266,9 +264,7 @@ namespace vibroimpact::integrators
             supports_.follow(report, t_start, h_, observer_);
             account(k, t_start, report);
             record_if_due(k, report.corrected);
-            progress.update(state_.t);
           }
-        progress.finish();
         for (std::size_t c = 0; c < n_contacts_; ++c)
           if (episodes_[c].open)
             close_episode(c, state_.t, false);
