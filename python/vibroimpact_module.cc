@@ -147,7 +147,7 @@ namespace
     return d;
   }
 
-  // The numbers `simulate` prints (integrators::print_summary), by name; the warnings it prints
+  // The numbers `simulate` prints (studies::print_summary), by name; the warnings it prints
   // (the model's conditioning, then the run's).
   py::dict summary_of(const studies::SimulationResult &r, std::vector<std::string> warnings)
   {

@@ -116,7 +116,7 @@ TEST(IntegratorsSimulation, TwoDofHistoryAndSummary)
   io::write_csv_table(dir / "events.csv", integrators::events_table(history));
   const auto        &summary = history.summary;
   std::ostringstream text;
-  integrators::print_summary(text, summary);
+  studies::print_summary(text, summary);
   std::cout << text.str();
   const double corrections = summary.counter("energy corrections");
 

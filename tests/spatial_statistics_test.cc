@@ -238,8 +238,8 @@ TEST(SpatialStatistics, StreamedEqualsBatch)
 
 // support_orbits.csv is the time the orbit spends per pixel: for a mass sliding round the wall
 // (μ = 0.1) every pixel visited lies on the circle of radius c to within a pixel's half-diagonal,
-// the times add up to the record's length, and the streamed table (an accumulator with a folder)
-// equals the one written from the rows in memory, byte for byte.
+// the times add up to the record's length, and the streamed table (an accumulator with a folder,
+// which tallies it as the rows come) equals the one from the rows in memory, byte for byte.
 TEST(SpatialStatistics, OrbitOccupancyOfAWhirlLiesOnTheWallAndSumsToTheRecord)
 {
   const PointMass p;
@@ -254,6 +254,9 @@ TEST(SpatialStatistics, OrbitOccupancyOfAWhirlLiesOnTheWallAndSumsToTheRecord)
     for (std::size_t k = 0; k < history.n_rows(); ++k)
       streamed.row(history.row(k));
     streamed.finish();
+    const auto orbits = streamed.support_orbits();
+    ASSERT_TRUE(orbits.has_value());
+    io::write_csv_table(dir / "streamed" / "support_orbits.csv", *orbits);
   }
   studies::write_support_statistics(dir / "batch", mdl, history, studies::support_statistics(mdl, history), false);
   const auto read = [](const std::filesystem::path &file) {

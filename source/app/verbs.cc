@@ -67,7 +67,7 @@ namespace vibroimpact::app
 
     void print_simulation(const std::string &destination, const studies::SimulationResult &result)
     {
-      integrators::print_summary(std::cout, result.history.summary);
+      studies::print_summary(std::cout, result.history.summary);
       std::printf("%-23s%u\n", "VTK frames", result.n_frames);
       for (const auto &s : result.statistics)
         std::printf("support %-10s impacts %lu (%.4g /s), contact %.3g %%, RMS force %.4g, peak %.4g, work rate %.4g\n",

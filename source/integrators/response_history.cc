@@ -1,12 +1,10 @@
 // The one response history of every solver (see integrators/response_history.h): rows, events,
-// sticking phases, the summary and the writers of history.csv and events.csv.
+// sticking phases, the summary, and events.csv's table (which the studies write).
 #include <vibroimpact/integrators/response_history.h>
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <limits>
-#include <ostream>
 #include <stdexcept>
 #include <utility>
 
@@ -360,27 +358,5 @@ namespace vibroimpact::integrators
       if (what == name)
         return value;
     return EnergyTerms::untracked;
-  }
-
-  void print_summary(std::ostream &out, const RunSummary &s)
-  {
-    const auto line = [&](const std::string &what) -> std::ostream & {
-      return out << std::left << std::setw(23) << (what.size() < 23 ? what : what + " ") << std::right;
-    };
-    line("solver") << s.solver << "\n";
-    line(s.step_name) << s.steps << "\n";
-    line("impacts") << s.impacts << "\n";
-    line("sticking time") << s.sticking_time << "\n";
-    for (const auto &[what, value] : s.counters)
-      line(what) << value << "\n";
-    line("energy") << s.initial_energy << " -> " << s.final_energy << "\n";
-    if (std::isnan(s.balance_error))
-      line("energy balance error") << "not tracked (forced or damped run of a solver without a ledger)\n";
-    else
-      line("energy balance error") << s.balance_error << " (relative " << s.relative_balance_error << ")\n";
-    if (s.interrupt_signal != 0)
-      line("interrupted") << "by signal " << s.interrupt_signal << " at t = " << s.interrupted_at << "\n";
-    line("wall time") << s.wall_time << " s (" << (s.wall_time > 0 ? s.steps / s.wall_time : 0.0) << " "
-                      << s.step_name << "/s)\n";
   }
 } // namespace vibroimpact::integrators

@@ -19,6 +19,9 @@
 #include <deal.II/base/timer.h>
 
 #include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
 #include <optional>
 
 namespace vibroimpact::studies
@@ -49,6 +52,25 @@ namespace vibroimpact::studies
       void close() { csv_.close(); }
 
     private:
+      io::CsvWriter csv_;
+    };
+
+    // support_forces.csv, row by row: each history row's forces at the clearance supports.
+    class SupportForcesCsv : public integrators::RowSink
+    {
+    public:
+      SupportForcesCsv(const std::filesystem::path &file, const model::StructuralModel &model,
+                       const std::vector<std::string> &columns)
+        : forces_(model, columns)
+        , csv_(file, SupportForces::columns(model))
+      {}
+      void row(const std::vector<double> &values) override { csv_.write_row(forces_.row(values)); }
+      void close() { csv_.close(); }
+      // What support_forces.png draws.
+      const std::vector<SupportForcesCurve> &curves() const { return forces_.curves(); }
+
+    private:
+      SupportForces forces_;
       io::CsvWriter csv_;
     };
 
@@ -154,6 +176,8 @@ namespace vibroimpact::studies
             history_csv = std::make_unique<HistoryCsv>(folder / "history.csv", columns);
           if (setup.control.frame_interval > 0)
             frames = std::make_unique<FrameWriter>(folder, setup.model, setup.hdf5_records);
+          if (!setup.model.supports.empty())
+            support_forces = std::make_unique<SupportForcesCsv>(folder / "support_forces.csv", setup.model, columns);
         }
       block_.reserve(block_rows * columns_);
     }
@@ -193,6 +217,8 @@ namespace vibroimpact::studies
         n_frames = frames->finish();
       if (history_csv)
         history_csv->close();
+      if (support_forces)
+        support_forces->close();
     }
 
     // Rows held at once, at most (a block being formed, blocks waiting for the writer).
@@ -204,6 +230,7 @@ namespace vibroimpact::studies
     double      waited_seconds() const { return writer_.waited_seconds(); }
 
     std::unique_ptr<SupportStatisticsAccumulator> statistics;
+    std::unique_ptr<SupportForcesCsv>             support_forces;
     std::unique_ptr<io::Hdf5Records>              records;
     std::unique_ptr<FrameWriter>                  frames;
     unsigned int                                  n_frames = 0;
@@ -230,6 +257,8 @@ namespace vibroimpact::studies
             history_hdf5->row(line_);
           if (statistics)
             statistics->row(line_);
+          if (support_forces)
+            support_forces->row(line_);
         }
     }
 
@@ -321,11 +350,34 @@ namespace vibroimpact::studies
       {
         const auto spectra           = section(timer, "statistics: Welch's spectra");
         result.statistics            = streams.statistics->finish();
-        result.support_forces_curves = streams.statistics->support_forces_curves();
+        result.support_orbits        = streams.statistics->support_orbits();
+        if (streams.support_forces)
+          result.support_forces_curves = streams.support_forces->curves();
       }
     return result;
   }
 
+  void print_summary(std::ostream &out, const integrators::RunSummary &s)
+  {
+    const auto line = [&](const std::string &what) -> std::ostream & {
+      return out << std::left << std::setw(23) << (what.size() < 23 ? what : what + " ") << std::right;
+    };
+    line("solver") << s.solver << "\n";
+    line(s.step_name) << s.steps << "\n";
+    line("impacts") << s.impacts << "\n";
+    line("sticking time") << s.sticking_time << "\n";
+    for (const auto &[what, value] : s.counters)
+      line(what) << value << "\n";
+    line("energy") << s.initial_energy << " -> " << s.final_energy << "\n";
+    if (std::isnan(s.balance_error))
+      line("energy balance error") << "not tracked (forced or damped run of a solver without a ledger)\n";
+    else
+      line("energy balance error") << s.balance_error << " (relative " << s.relative_balance_error << ")\n";
+    if (s.interrupt_signal != 0)
+      line("interrupted") << "by signal " << s.interrupt_signal << " at t = " << s.interrupted_at << "\n";
+    line("wall time") << s.wall_time << " s (" << (s.wall_time > 0 ? s.steps / s.wall_time : 0.0) << " "
+                      << s.step_name << "/s)\n";
+  }
   void write_history_csv(const std::filesystem::path &file, const integrators::ResponseHistory &history)
   {
     io::CsvWriter csv(file, history.columns());
@@ -340,7 +392,11 @@ namespace vibroimpact::studies
       records = write_kept_rows(result, out);
     std::vector<io::GnuplotRun> plots; // drawing while the rest is written
     if (!result.statistics.empty() && result.streamed)
-      plots = write_support_summaries(out.staging(), result.model, result.statistics, result.support_forces_curves);
+      {
+        if (result.support_orbits)
+          io::write_csv_table(out / "support_orbits.csv", *result.support_orbits);
+        plots = write_support_summaries(out.staging(), result.model, result.statistics, result.support_forces_curves);
+      }
     else if (!result.statistics.empty())
       write_support_statistics(out.staging(), result.model, result.history, result.statistics);
     if (records)

@@ -1,8 +1,7 @@
 // Statistics of the clearance supports (impacts, contact time, forces, work, displacement
-// spectra), accumulated row by row as a run forms its history; a streamed run's
-// support_forces.csv and support_orbits.csv as they come. The other files are support_output.cc's.
+// spectra), accumulated row by row as a run forms its history, and a streamed run's orbit
+// occupancy of the supports in space. The files are written by the studies (support_output.cc).
 // The supports in space have their own tally (spatial_statistics.h) on the same rows.
-#include <vibroimpact/io/csv_writer.h>
 #include <vibroimpact/io/csv_table.h>
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/model/non_reentrant.h>
@@ -240,13 +239,12 @@ namespace vibroimpact::studies
 
   namespace
   {
-    // support_orbits.csv: the orbit of every support in space as the time it spends per pixel
-    // (spatial_statistics.h, OrbitOccupancy), fed every row of the run; a row's span goes to the
-    // pixel of its position.
+    // The orbit of every support in space as the time it spends per pixel (spatial_statistics.h,
+    // OrbitOccupancy: support_orbits.csv's table), fed every row of the run; a row's span goes
+    // to the pixel of its position.
     struct OrbitRecorder
     {
       OrbitOccupancy        occupancy;
-      std::filesystem::path file;
       double                last_time = 0;
       bool                  first     = true;
 
@@ -272,8 +270,7 @@ namespace vibroimpact::studies
     double            previous_gap[2] = {0.0, 0.0};
   };
 
-  // The whole state between rows: the supports' sums, the record's times, the spool, and the
-  // support_forces.csv being written.
+  // The whole state between rows: the supports' sums, the record's times, the spool, the orbits.
   struct SupportStatisticsAccumulator::State
   {
     std::vector<Support>                 supports;
@@ -284,10 +281,7 @@ namespace vibroimpact::studies
     double                               first_time = 0.0, last_time = 0.0, before_last_time = 0.0;
     std::vector<double>                  displacements; // this row's: a planar support's u, r1 and r2 in space
     std::unique_ptr<DisplacementSpool>   spool;
-    std::unique_ptr<SupportForces>       forces;     // support_forces.csv's rows, streamed
-    std::unique_ptr<io::CsvWriter>       forces_csv; // into this file
-    std::unique_ptr<OrbitRecorder>       orbits;     // support_orbits.csv: the orbit plot's occupancy
-    std::vector<SupportForcesCurve>      curves;     // the table's, once it is closed
+    std::unique_ptr<OrbitRecorder>       orbits; // with a folder: the orbit plot's occupancy
   };
 } // namespace vibroimpact::studies
 
@@ -364,13 +358,8 @@ namespace vibroimpact::studies
     st.displacements.resize(st.supports.size() + 2 * st.spatial.size());
     st.spool = std::make_unique<DisplacementSpool>(
       st.displacements.size(), folder.empty() ? std::filesystem::path() : folder / ".support_displacements.spool");
-    if (!folder.empty() && !model.supports.empty())
-      {
-        st.forces     = std::make_unique<SupportForces>(model, columns);
-        st.forces_csv = std::make_unique<io::CsvWriter>(folder / "support_forces.csv", SupportForces::columns(model));
-      }
     if (!folder.empty() && !st.spatial.empty())
-      st.orbits.reset(new OrbitRecorder{OrbitOccupancy(model.spatial_supports), folder / "support_orbits.csv"});
+      st.orbits.reset(new OrbitRecorder{OrbitOccupancy(model.spatial_supports)});
   }
 
   SupportStatisticsAccumulator::~SupportStatisticsAccumulator() = default;
@@ -410,8 +399,6 @@ namespace vibroimpact::studies
   {
     auto        &st = *state_;
     const double t  = values[0];
-    if (st.forces)
-      st.forces_csv->write_row(st.forces->row(values));
     if (st.orbits)
       st.orbits->row(st.spatial, values);
     if (st.rows == 0 && t < st.skip_time)
@@ -442,30 +429,17 @@ namespace vibroimpact::studies
     ++st.rows;
   }
 
-  const std::vector<SupportForcesCurve> &SupportStatisticsAccumulator::support_forces_curves() const
+  std::optional<io::CsvTable> SupportStatisticsAccumulator::support_orbits() const
   {
-    return state_->curves;
+    if (!state_->orbits)
+      return std::nullopt;
+    return state_->orbits->occupancy.table();
   }
 
   std::size_t SupportStatisticsAccumulator::rows_in_memory() const { return state_->spool->rows_in_memory(); }
 
-  void SupportStatisticsAccumulator::close_support_forces()
-  {
-    if (state_->forces)
-      {
-        state_->forces_csv->close();
-        state_->curves = state_->forces->curves();
-      }
-    state_->forces.reset();
-    state_->forces_csv.reset();
-    if (state_->orbits)
-      io::write_csv_table(state_->orbits->file, state_->orbits->occupancy.table());
-    state_->orbits.reset();
-  }
-
   std::vector<SupportStatistics> SupportStatisticsAccumulator::finish()
   {
-    close_support_forces();
     auto &st = *state_;
     if (st.rows < 3)
       throw std::invalid_argument("support statistics: fewer than three rows after the skipped start");

@@ -160,8 +160,6 @@ namespace vibroimpact::integrators
     double interrupted_at   = EnergyTerms::untracked;
   };
 
-  void print_summary(std::ostream &out, const RunSummary &summary);
-
   class ResponseObserver
   {
   public:

@@ -16,6 +16,8 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -55,6 +57,7 @@ namespace vibroimpact::studies
     integrators::ResponseHistory             history;    // rows, events and summary
     std::vector<SupportStatistics>           statistics; // clearance supports (none after a signal)
     std::vector<SupportForcesCurve>          support_forces_curves; // streamed: support_forces.png's
+    std::optional<io::CsvTable>              support_orbits = std::nullopt; // streamed, supports in space: support_orbits.csv's
     unsigned int                             n_frames = 0; // VTK frames written
     bool                                     hdf5_records = false;
     std::shared_ptr<io::Hdf5Records>         records = nullptr; // records.h5, its /history streamed in
@@ -91,6 +94,10 @@ namespace vibroimpact::studies
   // INTERRUPTED; and, for a run that kept its rows instead of streaming them (no folder), the
   // rows and support_forces.csv, by the same writers.
   void write_simulation(const SimulationResult &result, io::OutputFolder &out);
+
+  // The run's summary as `simulate` prints it: the solver, its steps, impacts, counters, the
+  // energy balance and the wall time, a line each.
+  void print_summary(std::ostream &out, const integrators::RunSummary &summary);
 
   // history.csv from a history that kept its rows (a run held in memory, a comparison's runs).
   void write_history_csv(const std::filesystem::path &file, const integrators::ResponseHistory &history);

@@ -27,8 +27,9 @@ namespace vibroimpact::studies
   void write_support_statistics(const std::filesystem::path &folder, const model::StructuralModel &model,
                                 const integrators::ResponseHistory   &history,
                                 const std::vector<SupportStatistics> &statistics, bool plots = true);
-  // The same but support_forces.csv (an accumulator with a folder wrote it as the rows came, and
-  // the curves of its plot: SupportStatisticsAccumulator::support_forces_curves()).
+  // The same but support_forces.csv and support_orbits.csv (a streamed run wrote the first as the
+  // rows came, with the curves of its plot, and its accumulator tallied the second's table: the
+  // simulation study writes both; support_orbits.png is drawn if the second is in `folder`).
   // The plots are drawn while the caller goes on: wait() for them (or let them be destroyed)
   // before the folder is committed.
   std::vector<io::GnuplotRun> write_support_summaries(const std::filesystem::path          &folder,

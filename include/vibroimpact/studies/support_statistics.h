@@ -15,6 +15,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -138,7 +139,8 @@ namespace vibroimpact::studies
   // so the same doubles: per support running sums and the impact peaks (one double an impact);
   // the displacements at the supports, which Welch's PSD reads back segment by segment in
   // finish(), are spooled to a file of raw doubles in `folder` (removed by finish()) or, without
-  // a folder, kept in memory. With a folder, support_forces.csv is written there row by row.
+  // a folder, kept in memory. With a folder (a streamed run, whose rows are not kept), the
+  // supports in space's orbits are tallied as well (support_orbits()). It writes no file.
   class SupportStatisticsAccumulator : public integrators::RowSink
   {
   public:
@@ -151,8 +153,9 @@ namespace vibroimpact::studies
     void row(const std::vector<double> &values) override;
     // The statistics of the rows so far; throws std::invalid_argument as support_statistics().
     std::vector<SupportStatistics> finish();
-    // After finish(), with a folder: the curves support_forces.png draws (write_support_summaries).
-    const std::vector<SupportForcesCurve> &support_forces_curves() const;
+    // With a folder and supports in space: support_orbits.csv's table of the rows so far (the
+    // time each spent per pixel, OrbitOccupancy); otherwise none.
+    std::optional<io::CsvTable> support_orbits() const;
     // Rows of the record held in memory now (0 when the displacements spool to a file, whose
     // write buffer holds 64 k values whatever the record's length).
     std::size_t rows_in_memory() const;
@@ -162,7 +165,6 @@ namespace vibroimpact::studies
     struct State;
     class SpatialTally;
     static void add_row_of_record(Support &s, const std::vector<double> &values, double span);
-    void        close_support_forces();
 
     std::unique_ptr<State> state_;
   };
