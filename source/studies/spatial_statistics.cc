@@ -121,10 +121,8 @@ namespace vibroimpact::studies
     const double f = span > 0 ? p / span : 0.0, ft = span > 0 ? q / span : 0.0;
     const double r1 = values[r_[0]], r2 = values[r_[1]], g = gap(r1, r2);
     const double w = span > 0 ? p * (g - previous_gap_) / span : 0.0;
-    work_ += w;
-    absolute_work_ += std::abs(w);
-    impulse_sum_ += p;
-    square_ += f * f * span;
+    sums_.add_work(w);
+    sums_.add_impulse(p, f, span);
     s_.peak_force = std::max(s_.peak_force, f);
     tangential_sum_ += q;
     tangential_square_ += ft * ft * span;
@@ -140,7 +138,7 @@ namespace vibroimpact::studies
       }
     else if (!contact && in_contact_)
       ++free_episodes_, impact_open_ = false;
-    (contact ? contact_time_ : free_time_) += span;
+    (contact ? sums_.contact_time : free_time_) += span;
     if (contact && impact_open_)
       s_.impact_peaks.back() = std::max(s_.impact_peaks.back(), f);
     in_contact_ = contact;
@@ -192,15 +190,9 @@ namespace vibroimpact::studies
 
   SupportStatistics SupportStatisticsAccumulator::SpatialTally::finish(const double T) const
   {
-    SupportStatistics s        = s_;
-    s.duration                 = T;
-    s.impact_rate              = s.impacts / T;
-    s.contact_fraction         = contact_time_ / T;
-    s.mean_force               = impulse_sum_ / T;
-    s.rms_force                = std::sqrt(square_ / T);
-    s.impact_work              = -work_;
-    s.work_rate                = absolute_work_ / T;
-    s.mean_shock_duration      = contact_episodes_ > 0 ? contact_time_ / contact_episodes_ : 0.0;
+    SupportStatistics s = s_;
+    sums_.into(s, T);
+    s.mean_shock_duration      = contact_episodes_ > 0 ? sums_.contact_time / contact_episodes_ : 0.0;
     s.mean_rebound_duration    = free_episodes_ > 0 ? free_time_ / free_episodes_ : 0.0;
     s.mean_tangential_force    = tangential_sum_ / T;
     s.rms_tangential_force     = std::sqrt(tangential_square_ / T);

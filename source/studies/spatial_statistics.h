@@ -47,8 +47,8 @@ namespace vibroimpact::studies
 
     SupportStatistics   s_; // impacts, peaks and the maxima as they come
     std::vector<double> sector_work_;
-    double impulse_sum_ = 0, square_ = 0, tangential_sum_ = 0, tangential_square_ = 0;
-    double work_ = 0, absolute_work_ = 0, contact_time_ = 0, free_time_ = 0;
+    ContactSums         sums_; // the normal contact's, as a planar support's
+    double tangential_sum_ = 0, tangential_square_ = 0, free_time_ = 0;
     double first_friction_ = 0, last_friction_ = 0, first_wear_ = 0, previous_wear_ = 0, previous_gap_ = 0;
     unsigned long contact_episodes_ = 0, free_episodes_ = 0;
     bool          first_span_ = true, in_contact_ = false, impact_open_ = false;

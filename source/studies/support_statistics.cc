@@ -265,8 +265,8 @@ namespace vibroimpact::studies
   {
     std::size_t       impulse[2], gap[2], u; // history columns: lower, upper stop; probe
     SupportStatistics s;
-    bool              in_contact   = false;
-    double            contact_time = 0.0, impulse_sum = 0.0, square = 0.0, work = 0.0, absolute_work = 0.0;
+    ContactSums       sums;
+    bool              in_contact = false;
     double            previous_gap[2] = {0.0, 0.0};
   };
 
@@ -374,17 +374,14 @@ namespace vibroimpact::studies
     const double p = values[s.impulse[0]] + values[s.impulse[1]];
     for (const int side : {0, 1}) // ∫ λ ġ dt over the row: the impulse times the mean ġ
       {
-        const double w = values[s.impulse[side]] * (values[s.gap[side]] - s.previous_gap[side]) / span;
-        s.work += w;
-        s.absolute_work += std::abs(w);
+        s.sums.add_work(values[s.impulse[side]] * (values[s.gap[side]] - s.previous_gap[side]) / span);
       }
     const double force = span > 0 ? (values[s.impulse[0]] + values[s.impulse[1]]) / span : 0.0;
-    s.impulse_sum += p;
-    s.square += force * force * span;
+    s.sums.add_impulse(p, force, span);
     s.s.peak_force = std::max(s.s.peak_force, force);
     if (p > 0)
       {
-        s.contact_time += span;
+        s.sums.contact_time += span;
         if (!s.in_contact)
           {
             ++s.s.impacts;
@@ -429,6 +426,17 @@ namespace vibroimpact::studies
     ++st.rows;
   }
 
+  void SupportStatisticsAccumulator::ContactSums::into(SupportStatistics &s, const double T) const
+  {
+    s.duration         = T;
+    s.impact_rate      = s.impacts / T;
+    s.contact_fraction = contact_time / T;
+    s.mean_force       = impulse_sum / T;
+    s.rms_force        = std::sqrt(square / T);
+    s.impact_work      = -work;
+    s.work_rate        = absolute_work / T;
+  }
+
   std::optional<io::CsvTable> SupportStatisticsAccumulator::support_orbits() const
   {
     if (!state_->orbits)
@@ -448,13 +456,7 @@ namespace vibroimpact::studies
     std::vector<SupportStatistics> result;
     for (auto &s : st.supports)
       {
-        s.s.duration         = T;
-        s.s.impact_rate      = s.s.impacts / T;
-        s.s.contact_fraction = s.contact_time / T;
-        s.s.mean_force       = s.impulse_sum / T;
-        s.s.rms_force        = std::sqrt(s.square / T);
-        s.s.impact_work      = -s.work;
-        s.s.work_rate        = s.absolute_work / T;
+        s.sums.into(s.s, T);
         result.push_back(s.s);
       }
     for (const auto &s : st.spatial)

@@ -13,6 +13,7 @@
 #include <vibroimpact/io/line_envelope.h>
 #include <vibroimpact/model/structural_model.h>
 
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -161,6 +162,27 @@ namespace vibroimpact::studies
     std::size_t rows_in_memory() const;
 
   private:
+    // What every support sums over the record's rows, planar or in space, and the one rule that
+    // makes the sums its statistics.
+    struct ContactSums
+    {
+      double contact_time = 0, impulse_sum = 0, square = 0, work = 0, absolute_work = 0;
+      // A row's normal work ∫ λ ġ dt: the impulse times the mean ġ.
+      void add_work(const double w)
+      {
+        work += w;
+        absolute_work += std::abs(w);
+      }
+      // A row's normal impulse p, its mean force f over the span.
+      void add_impulse(const double p, const double f, const double span)
+      {
+        impulse_sum += p;
+        square += f * f * span;
+      }
+      // Over a record of duration T: duration, impact_rate (of s.impacts), contact_fraction,
+      // mean_force, rms_force, impact_work and work_rate.
+      void into(SupportStatistics &s, double T) const;
+    };
     struct Support;
     struct State;
     class SpatialTally;
