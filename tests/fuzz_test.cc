@@ -1,4 +1,4 @@
-// Bad-input fuzzing (issue 11 §6): every numeric field of every example set to −1, 0, nan, inf,
+// Bad-input fuzzing: every numeric field of every example set to −1, 0, nan, inf,
 // 1e308 and abc, and every key and subsection name misspelt, read and run in-process as
 // `simulate` would (the case reader, the model builder, the solver's check and a short run).
 // Each case must end in exactly one of:
@@ -166,35 +166,31 @@ namespace
 
 namespace
 {
-  // Every numeric entry of every example set to each of `bad_values` in turn, run in-process.
-  // sample > 0: a seeded sample of that many cases, unless VIBROIMPACT_FUZZ_FULL is set (the
-  // whole corpus takes minutes; doc/validation.md §9 gives its last full run).
-  void mutate_every_numeric_field(const std::vector<std::string> &bad_values, const std::size_t sample = 0)
+  // Every numeric entry of the example `file` set to each of `bad_values` in turn.
+  std::vector<Mutation> numeric_mutations(const std::string &file, const std::vector<std::string> &bad_values)
   {
     std::vector<Mutation> mutations;
-    for (const auto &file : examples())
-      {
-        const auto base = shortened(file);
-        for (const auto &entry : entries_of(file))
-          if (numeric(entry.value))
-            for (const auto &value : bad_values)
-              {
-                Mutation m{file, {}, file + ": " + entry.path + " = " + value, value};
-                for (const auto &o : base)
-                  if (o.rfind(entry.path + "=", 0) != 0)
-                    m.overrides.push_back(o);
-                m.overrides.push_back(entry.path + "=" + value);
-                mutations.push_back(m);
-              }
-      }
-    ASSERT_GT(mutations.size(), 100u * bad_values.size());
-    std::cout << "fuzz: " << mutations.size() << " cases in the corpus\n";
-    if (sample > 0 && sample < mutations.size() && !std::getenv("VIBROIMPACT_FUZZ_FULL"))
-      {
-        std::shuffle(mutations.begin(), mutations.end(), std::mt19937(20261125));
-        mutations.resize(sample);
-      }
+    const auto            base = shortened(file);
+    for (const auto &entry : entries_of(file))
+      if (numeric(entry.value))
+        for (const auto &value : bad_values)
+          {
+            Mutation m{file, {}, file + ": " + entry.path + " = " + value, value};
+            for (const auto &o : base)
+              if (o.rfind(entry.path + "=", 0) != 0)
+                m.overrides.push_back(o);
+            m.overrides.push_back(entry.path + "=" + value);
+            mutations.push_back(m);
+          }
+    return mutations;
+  }
 
+  const std::vector<std::string> first_bad_values   = {"-1", "0", "nan", "inf", "1e308", "abc"};
+  const std::vector<std::string> further_bad_values = {"-1e300", "1e-300", "", "1,5", "1e20"};
+
+  // Runs each mutation in-process and checks its outcome (see the file's opening comment).
+  void run_mutations(const std::vector<Mutation> &mutations)
+  {
     const auto start = std::chrono::steady_clock::now();
     std::map<Outcome, unsigned int> counts;
     std::map<std::string, std::map<Outcome, unsigned int>> per_value;
@@ -240,17 +236,66 @@ namespace
                 << outcomes[Outcome::bad_input] << " bad input, " << outcomes[Outcome::numerical_failure]
                 << " numerical failures\n";
   }
+
+  // The example folders' names, for the tests' names.
+  std::vector<std::string> example_names()
+  {
+    std::vector<std::string> names;
+    for (const auto &file : examples())
+      names.push_back(fs::path(file).parent_path().filename().string());
+    return names;
+  }
+
+  std::string example_file(const std::string &name)
+  {
+    return std::string(VIBROIMPACT_SOURCE_DIR) + "/examples/" + name + "/case.prm";
+  }
 } // namespace
 
-TEST(Fuzz, EveryNumericFieldOfEveryExampleMutated)
+// The corpus covers every example: more than a hundred mutations a bad value, each example's
+// numeric fields all there (the per-example tests below run them).
+TEST(Fuzz, TheCorpusHoldsEveryNumericFieldOfEveryExample)
 {
-  mutate_every_numeric_field({"-1", "0", "nan", "inf", "1e308", "abc"});
+  std::size_t n = 0;
+  for (const auto &file : examples())
+    {
+      const auto mutations = numeric_mutations(file, first_bad_values);
+      EXPECT_FALSE(mutations.empty()) << file << " has no numeric field";
+      n += mutations.size();
+    }
+  EXPECT_GE(examples().size(), 17u);
+  EXPECT_GT(n, 100u * first_bad_values.size());
+  std::cout << "fuzz: " << n << " cases in the corpus\n";
 }
 
-// Issue 23's further classes: huge and tiny magnitudes of both signs, empty, a decimal comma.
+// One example a test, so that ctest spreads the corpus over the cores.
+class FuzzExample : public testing::TestWithParam<std::string>
+{};
+
+TEST_P(FuzzExample, EveryNumericFieldMutated)
+{
+  run_mutations(numeric_mutations(example_file(GetParam()), first_bad_values));
+}
+
+INSTANTIATE_TEST_SUITE_P(Fuzz, FuzzExample, testing::ValuesIn(example_names()),
+                         [](const testing::TestParamInfo<std::string> &info) { return info.param; });
+
+// Further classes: huge and tiny magnitudes of both signs, empty, a decimal comma; a seeded
+// sample of 150 cases unless VIBROIMPACT_FUZZ_FULL is set (the whole corpus takes minutes;
+// doc/validation.md §9 gives its last full run).
 TEST(Fuzz, EveryNumericFieldOfEveryExampleMutatedFurther)
 {
-  mutate_every_numeric_field({"-1e300", "1e-300", "", "1,5", "1e20"}, 150);
+  std::vector<Mutation> mutations;
+  for (const auto &file : examples())
+    for (auto &m : numeric_mutations(file, further_bad_values))
+      mutations.push_back(std::move(m));
+  ASSERT_GT(mutations.size(), 100u * further_bad_values.size());
+  if (!std::getenv("VIBROIMPACT_FUZZ_FULL"))
+    {
+      std::shuffle(mutations.begin(), mutations.end(), std::mt19937(20261125));
+      mutations.resize(150);
+    }
+  run_mutations(mutations);
 }
 
 TEST(Fuzz, EveryKeyAndSubsectionMisspeltIsRejected)
@@ -325,7 +370,7 @@ TEST(Fuzz, ASampleThroughTheProgram)
   // 30 seeded mutations through `vibroimpact simulate` itself: the exit code, one line on 2,
   // nothing written on a non-zero exit.
   std::mt19937                   random(20261122);
-  const std::vector<std::string> bad_values = {"-1", "0", "nan", "inf", "1e308", "abc"};
+  const std::vector<std::string> &bad_values = first_bad_values;
   const auto                     files      = examples();
   const fs::path                 scratch    = fs::temp_directory_path() / "vibroimpact-fuzz-cli";
   fs::remove_all(scratch);

@@ -26,7 +26,7 @@ using namespace vibroimpact;
 namespace
 {
   // An empty scratch folder for one test's output.
-  std::filesystem::path scratch(const std::string &name)
+  std::filesystem::path study_scratch(const std::string &name)
   {
     const auto dir = std::filesystem::temp_directory_path() / ("vibroimpact_library_studies_" + name);
     std::filesystem::remove_all(dir);
@@ -50,7 +50,7 @@ TEST(LibraryStudies, ModesOfThePinnedBeamAreJPiSquaredAndModesCsvHoldsThem)
       EXPECT_NEAR(error, expected, 0.05 * expected) << "mode " << j;
     }
 
-  const auto dir = scratch("modes");
+  const auto dir = study_scratch("modes");
   {
     io::OutputFolder out(dir, "modes");
     studies::write_modes(result, out);
@@ -90,7 +90,7 @@ TEST(LibraryStudies, SimulationKeepsTheEnergyOnlyWithTheCorrectionAndHistoryCsvH
     EXPECT_NEAR(e, energy.front(), 1e-9 * energy.front());
   EXPECT_LT(lost.back(), 0.9 * lost.front());
 
-  const auto dir = scratch("simulation");
+  const auto dir = study_scratch("simulation");
   {
     io::OutputFolder out(dir, "simulate");
     studies::write_simulation(corrected, out);
@@ -108,7 +108,7 @@ TEST(LibraryStudies, SimulationKeepsTheEnergyOnlyWithTheCorrectionAndHistoryCsvH
 // equality for Moreau–Jean's contacts, which slide in every step they are closed here.
 TEST(LibraryStudies, ComparisonOfTheTubeHasItsSupportsStatisticsInsideCoulombsCone)
 {
-  const auto dir  = scratch("tube_comparison");
+  const auto dir  = study_scratch("tube_comparison");
   const auto file = dir / "case.prm";
   std::filesystem::create_directories(dir);
   {

@@ -82,4 +82,13 @@ namespace vibroimpact::test_cases
     load.time.amplitude = 1.0;
     mdl.loads.push_back(load);
   }
+
+  // The whirl's start: on the annular wall at (c, 0), moving along e2 at speed v0.
+  inline model::StructuralModel whirl(const PointMass &p, const double mu, const double v0)
+  {
+    auto mdl                    = p.model(model::SpatialSupport::Shape::annular, mu);
+    mdl.initial_displacement[0] = p.c;
+    mdl.initial_velocity[1]     = v0;
+    return mdl;
+  }
 } // namespace vibroimpact::test_cases

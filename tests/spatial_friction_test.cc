@@ -39,15 +39,6 @@ namespace
     s.friction_tolerance = 1e-12;
     return s;
   }
-
-  // The whirl's start: on the wall at (c, 0), moving along e2 at speed v0.
-  model::StructuralModel whirl(const PointMass &p, const double mu, const double v0)
-  {
-    auto mdl                   = p.model(SpatialSupport::Shape::annular, mu);
-    mdl.initial_displacement[0] = p.c;
-    mdl.initial_velocity[1]     = v0;
-    return mdl;
-  }
 } // namespace
 
 // The friction-contact solver on TOOLCHAIN.md's call: sliding and sticking, 3-D and 2-D, and our

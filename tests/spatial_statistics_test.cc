@@ -40,15 +40,6 @@ namespace
     return integrators::run_to_history(integrators::MoreauJeanSolver(s), mdl, control);
   }
 
-  // The whirl's start: on the wall at (c, 0), moving along e2 at speed v0.
-  model::StructuralModel whirl(const PointMass &p, const double mu, const double v0)
-  {
-    auto mdl                    = p.model(SpatialSupport::Shape::annular, mu);
-    mdl.initial_displacement[0] = p.c;
-    mdl.initial_velocity[1]     = v0;
-    return mdl;
-  }
-
   double sector_sum(const studies::SupportStatistics &s)
   {
     return std::accumulate(s.sectors.begin(), s.sectors.end(), 0.0,

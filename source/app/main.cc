@@ -28,6 +28,7 @@
 #include <dlfcn.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -57,6 +58,10 @@ namespace
     // LAZY as the dynamic loader binds a program's libraries: RTLD_NOW binds every function of
     // the ~230 libraries at once, 1.65e9 instructions against 1.27e9 (doc/performance.md).
     // GLOBAL: MPI's plugins look their symbols up in the libraries loaded before them.
+    // OpenBLAS (LAPACK's BLAS here) starts a thread per core and keeps them spinning; on this
+    // program's small dense matrices that only takes the cores from the other processes (an MPI
+    // sweep's ranks, parallel runs): one thread, unless the user's environment says otherwise.
+    ::setenv("OPENBLAS_NUM_THREADS", "1", 0);
     void *module = ::dlopen(library, RTLD_LAZY | RTLD_GLOBAL);
     const auto run = module ? reinterpret_cast<int (*)(const app::VerbCall *)>(::dlsym(module, "vibroimpact_run_verb"))
                             : nullptr;

@@ -42,7 +42,7 @@ namespace vibroimpact::contact
       return p;
     }
 
-    struct AttemptResult
+    struct FrictionContactAttempt
     {
       int    info          = 1;
       double siconos_error = 0.0;
@@ -61,7 +61,7 @@ namespace vibroimpact::contact
       return dimension == 3 ? three : two;
     }
 
-    AttemptResult attempt(const int dimension, const int id, const Eigen::MatrixXd &W, Eigen::VectorXd &q,
+    FrictionContactAttempt attempt(const int dimension, const int id, const Eigen::MatrixXd &W, Eigen::VectorXd &q,
                           Eigen::VectorXd &mu, Eigen::VectorXd &r, Eigen::VectorXd &u, const double tolerance)
     {
       const int n = static_cast<int>(q.size());
@@ -85,7 +85,7 @@ namespace vibroimpact::contact
 
       r.setZero();
       u.setZero();
-      AttemptResult result;
+      FrictionContactAttempt result;
       result.info          = dimension == 3 ? fc3d_driver(&problem, r.data(), u.data(), a.options) :
                                               fc2d_driver(&problem, r.data(), u.data(), a.options);
       result.siconos_error = a.options->dparam[SICONOS_DPARAM_RESIDU];

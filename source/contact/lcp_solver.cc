@@ -57,14 +57,14 @@ namespace vibroimpact::contact
       return SICONOS_LCP_LEMKE;
     }
 
-    struct AttemptResult
+    struct LcpAttempt
     {
       int    info  = 1;
       double error = 0.0;
       bool   valid = false;
     };
 
-    AttemptResult attempt(const LcpAlgorithm   algorithm,
+    LcpAttempt attempt(const LcpAlgorithm   algorithm,
                           const Eigen::MatrixXd &M,
                           Eigen::VectorXd       &q,
                           Eigen::VectorXd       &z,
@@ -95,7 +95,7 @@ namespace vibroimpact::contact
 
       z.setZero();
       w.setZero();
-      AttemptResult result;
+      LcpAttempt result;
       result.info = linearComplementarity_driver(&problem, z.data(), w.data(), a.options);
       // The driver's own verdict is not trusted alone: the solution is checked here.
       result.valid = (lcp_compute_error(&problem, z.data(), w.data(), tolerance, &result.error) == 0);

@@ -38,7 +38,7 @@ namespace vibroimpact::structure
 
   namespace
   {
-    const BodyKindRegistration registration{
+    const BodyKindRegistration beam_kind_registration{
       {"beam", "beam: Euler–Bernoulli, C1 Hermite elements (transverse deflection and slope)", 0,
        factory_of<BeamBody>(),
        BodyKindTraits(model::ContinuumBody::Type::beam, {BodyKindTraits::Trait::bending}), {}}}; // no entries of its own

@@ -38,7 +38,7 @@ namespace vibroimpact::structure
       std::array<double, 3> motion_direction() const override { return description().deflection; }
     };
 
-    const BodyKindRegistration registration{
+    const BodyKindRegistration mass_kind_registration{
       {"mass", "mass: a rigid point mass (one DoF)", 2,
        [](const BodyDescription &description, const std::string &, const std::string &) {
          return std::make_unique<MassBody>(description);

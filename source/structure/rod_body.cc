@@ -16,7 +16,7 @@ namespace vibroimpact::structure
       std::array<double, 3> motion_direction() const override { return description().axis; }
     };
 
-    const BodyKindRegistration registration{
+    const BodyKindRegistration rod_kind_registration{
       {"rod", "rod: axial, FE_Q elements", 1,
        factory_of<RodBody>(),
        BodyKindTraits(model::ContinuumBody::Type::rod, {BodyKindTraits::Trait::blended_mass}), {}}}; // no entries of its own

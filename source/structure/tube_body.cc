@@ -234,7 +234,7 @@ namespace vibroimpact::structure
         s.fail("Deflection direction", "is parallel to the Axis: a tube's e1 must have a part normal to its axis");
     }
 
-    const BodyKindRegistration registration{
+    const BodyKindRegistration tube_kind_registration{
       {std::string(tube_kind), "tube: a beam in space, Euler–Bernoulli in both transverse planes (C1 Hermite along e1 and e2), "
                "with an axial and a torsion field (FE_Q) where asked",
        3, factory_of<TubeBody>(),

@@ -17,6 +17,15 @@
 
 namespace vibroimpact::studies
 {
+  // Whether any of the supports is a support in space (its files then have the spatial columns).
+  inline bool any_in_space(const std::vector<SupportStatistics> &statistics)
+  {
+    for (const auto &s : statistics)
+      if (s.in_space)
+        return true;
+    return false;
+  }
+
   // Running sums of one support in space, fed the history rows of the record: O(sectors) memory
   // and one double an impact (its peak), whatever the record's length.
   class SupportStatisticsAccumulator::SpatialTally

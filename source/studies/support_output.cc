@@ -13,11 +13,6 @@ namespace vibroimpact::studies
 {
   namespace
   {
-    bool any_in_space(const std::vector<SupportStatistics> &statistics)
-    {
-      return std::any_of(statistics.begin(), statistics.end(), [](const auto &s) { return s.in_space; });
-    }
-
     // A curve's points as a gnuplot data block named `name`.
     void write_data_block(std::ostream &gp, const std::string &name, const io::LineEnvelope &curve)
     {

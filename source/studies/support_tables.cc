@@ -11,11 +11,6 @@ namespace vibroimpact::studies
 {
   namespace
   {
-    bool any_in_space(const std::vector<SupportStatistics> &statistics)
-    {
-      return std::any_of(statistics.begin(), statistics.end(), [](const auto &s) { return s.in_space; });
-    }
-
     // A table whose first column is text (the support) and the rest real.
     io::CsvTable named_rows(const std::vector<std::string> &columns)
     {

@@ -75,6 +75,6 @@ namespace vibroimpact::integrators
       }
     };
 
-    const SolverRegistration<ModalRestitutionSolver> registration;
+    const SolverRegistration<ModalRestitutionSolver> modal_cor_solver_registration;
   } // namespace
 } // namespace vibroimpact::integrators

@@ -508,6 +508,6 @@ namespace vibroimpact::integrators
 
   namespace
   {
-    const SolverRegistration<MoreauJeanSolver> registration(/* the default of Simulation/Solver */ true);
+    const SolverRegistration<MoreauJeanSolver> moreau_jean_solver_registration(/* the default of Simulation/Solver */ true);
   } // namespace
 } // namespace vibroimpact::integrators

@@ -46,7 +46,7 @@ namespace vibroimpact::integrators
   namespace
   {
     // One contact episode (consecutive steps with penetration): its impact event, built as it goes.
-    struct Episode
+    struct PenaltyEpisode
     {
       bool         open       = false;
       bool         rebounding = false; // the penetration has started to decrease
@@ -54,11 +54,6 @@ namespace vibroimpact::integrators
       ContactEvent impact;
     };
 
-    // Where a quantity that goes from x0 to x1 over a step crosses zero, as a fraction of the step.
-    double crossing(const double x0, const double x1)
-    {
-      return x0 == x1 ? 1.0 : std::clamp(x0 / (x0 - x1), 0.0, 1.0);
-    }
   } // namespace
 
   namespace
@@ -158,14 +153,14 @@ namespace vibroimpact::integrators
       {
         for (unsigned int c = 0; c < nc_; ++c)
           {
-            Episode &e = episodes_[c];
+            PenaltyEpisode &e = episodes_[c];
             if (gap_[c] < 0)
               {
                 deepest_ = std::max(deepest_, -gap_[c]);
                 if (!e.open)
                   {
                     // Entry: the crossing of g = 0 within the step, the contact velocity there.
-                    const double s = crossing(gap_start_[c], gap_[c]);
+                    const double s = zero_crossing_fraction(gap_start_[c], gap_[c]);
                     e.open                 = true;
                     e.impact.kind          = ContactEvent::Kind::impact;
                     e.impact.contact       = c;
@@ -192,7 +187,7 @@ namespace vibroimpact::integrators
               }
             else if (e.open)
               {
-                const double s         = crossing(gap_start_[c], gap_[c]);
+                const double s         = zero_crossing_fraction(gap_start_[c], gap_[c]);
                 e.impact.post_velocity = rate_start_[c] + s * (rate_[c] - rate_start_[c]);
                 e.impact.impulse += 0.5 * h_ * (force_start_[c] + force_[c]);
                 close_episode(c, t - h_ + s * h_);
@@ -208,7 +203,7 @@ namespace vibroimpact::integrators
       // closing to the separation (as the event-driven map reports it).
       void close_episode(const unsigned int c, const double t, const bool separated = true)
       {
-        Episode &e = episodes_[c];
+        PenaltyEpisode &e = episodes_[c];
         if (rigid_[c] == 0.0)
           {
             ContactEvent closing = e.impact;
@@ -227,7 +222,7 @@ namespace vibroimpact::integrators
             separation.impulse = separation.pre_velocity = separation.post_velocity = 0.0;
             report(separation);
           }
-        e = Episode{};
+        e = PenaltyEpisode{};
       }
 
       // Still in contact at the end: the event reports the state so far, with no separation.
@@ -264,7 +259,7 @@ namespace vibroimpact::integrators
       Eigen::VectorXd      force_;                          // λ per contact, at the step end
       Eigen::VectorXd      gap_, rate_;                     // at the step end
       Eigen::VectorXd      gap_start_, rate_start_, force_start_; // at the step start
-      std::vector<Episode> episodes_;
+      std::vector<PenaltyEpisode> episodes_;
       std::optional<SpatialPenalty> spatial_; // the spatial supports' contacts, if any
       unsigned long        n_episodes_ = 0;
       double               deepest_    = 0.0;
@@ -300,6 +295,6 @@ namespace vibroimpact::integrators
       bool takes_elastic_contacts() const override { return true; }
     };
 
-    const SolverRegistration<ModalPenaltySolver> registration;
+    const SolverRegistration<ModalPenaltySolver> modal_penalty_solver_registration;
   } // namespace
 } // namespace vibroimpact::integrators

@@ -10,11 +10,6 @@ namespace vibroimpact::integrators
 {
   namespace
   {
-    // Where a quantity that goes from x0 to x1 over a step crosses zero, as a fraction of the step.
-    double crossing(const double x0, const double x1)
-    {
-      return x0 == x1 ? 1.0 : std::clamp(x0 / (x0 - x1), 0.0, 1.0);
-    }
   } // namespace
 
   SpatialPenalty::SpatialPenalty(const model::StructuralModel &model, const ModalProjection &projection,
@@ -155,7 +150,7 @@ namespace vibroimpact::integrators
         if (!c.open)
           {
             // Entry: the crossing of g = 0 within the step, the normal velocity there.
-            const double s         = crossing(c.gap_start, gap);
+            const double s         = zero_crossing_fraction(c.gap_start, gap);
             c.open                 = true;
             c.sticking = c.slipped = false;
             c.steps                = 0;
@@ -180,7 +175,7 @@ namespace vibroimpact::integrators
       }
     else if (c.open)
       {
-        const double s         = crossing(c.gap_start, gap);
+        const double s         = zero_crossing_fraction(c.gap_start, gap);
         c.impact.post_velocity = c.un_start + s * (un - c.un_start);
         c.impact.impulse += 0.5 * h * (c.fn_start + c.fn);
         close(c, t - h + s * h, true, observer);

@@ -17,6 +17,7 @@
 
 #include <vibroimpact/integrators/penalty.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "../modal_recorder.h"
@@ -24,6 +25,12 @@
 
 namespace vibroimpact::integrators
 {
+  // Where a quantity that goes from x0 to x1 over a step crosses zero, as a fraction of the step.
+  inline double zero_crossing_fraction(const double x0, const double x1)
+  {
+    return x0 == x1 ? 1.0 : std::clamp(x0 / (x0 - x1), 0.0, 1.0);
+  }
+
   class SpatialPenalty
   {
   public:

@@ -308,6 +308,6 @@ namespace vibroimpact::integrators
       bool takes_spatial_supports() const override { return true; }
     };
 
-    const SolverRegistration<ModalUdwadiaKalabaSolver> registration;
+    const SolverRegistration<ModalUdwadiaKalabaSolver> modal_uk_solver_registration;
   } // namespace
 } // namespace vibroimpact::integrators

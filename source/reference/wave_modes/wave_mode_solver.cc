@@ -889,7 +889,7 @@ namespace vibroimpact::reference
       }
     };
 
-    const integrators::SolverRegistration<WaveModeSolver> registration;
+    const integrators::SolverRegistration<WaveModeSolver> wave_modes_solver_registration;
   } // namespace
 
   BeamRodData beam_rod_data(const model::StructuralModel &model, const std::string &file)
