@@ -6,11 +6,13 @@
 #     tests are each long (the fuzz corpus, one example a test);
 #   - SHARDS=Suite:n splits a long suite into n processes by GoogleTest's own sharding
 #     (GTEST_TOTAL_SHARDS, GTEST_SHARD_INDEX), so that both cores stay busy to the end.
+# The other suites, each a few seconds or less, are packed into PACKS processes (a suite's
+# start-up would otherwise be as long as its tests).
 # COST=Suite:seconds gives ctest the long ones' measured cost on a clean clone (which has no
 # cost data yet), so that it starts them first.
 #
 #   cmake -DTEST_EXECUTABLE=... -DCTEST_FILE=... -DWORKING_DIRECTORY=... -DTMPDIR=...
-#         -DISOLATED=A,B -DSHARDS=C:3,D:2 -DCOST=C:60,D:30 -P add_suites.cmake
+#         -DISOLATED=A,B -DSHARDS=C:3,D:2 -DCOST=C:60,D:30 -DPACKS=4 -P add_suites.cmake
 string(REPLACE "," ";" ISOLATED "${ISOLATED}")
 string(REPLACE "," ";" SHARDS "${SHARDS}")
 string(REPLACE "," ";" COST "${COST}")
@@ -34,6 +36,7 @@ endfunction()
 
 set(script "")
 set(suite "")
+set(packed "")
 # environment: "|NAME=value|NAME=value" added to TMPDIR.
 macro(add_one name filter environment cost)
   # One OpenBLAS thread, as the program has (source/app/main.cc): ctest runs tests side by side.
@@ -61,8 +64,10 @@ foreach(line IN LISTS lines)
         add_one("${suite}.shard${shard}of${n_shards}" "${suite}.*"
           "|GTEST_TOTAL_SHARDS=${n_shards}|GTEST_SHARD_INDEX=${shard}" "${shard_cost}")
       endforeach()
-    else()
+    elseif(NOT "${cost}" STREQUAL "")
       add_one("${suite}" "${suite}.*" "" "${cost}")
+    else()
+      list(APPEND packed "${suite}")
     endif()
   elseif(line MATCHES "^  ([^ ]+)" AND NOT suite STREQUAL "")   # "  Test" (a comment may follow)
     set(test "${CMAKE_MATCH_1}")
@@ -73,4 +78,24 @@ foreach(line IN LISTS lines)
     endif()
   endif()
 endforeach()
+# Round robin: neighbours in the listing (one source file's suites) go to different packs.
+list(LENGTH packed n_packed)
+if(n_packed GREATER 0)
+  math(EXPR last "${PACKS} - 1")
+  foreach(pack RANGE ${last})
+    set(filter "")
+    set(index 0)
+    foreach(suite IN LISTS packed)
+      math(EXPR owner "${index} % ${PACKS}")
+      if(owner EQUAL pack)
+        string(APPEND filter ":${suite}.*")
+      endif()
+      math(EXPR index "${index} + 1")
+    endforeach()
+    if(NOT filter STREQUAL "")
+      string(SUBSTRING "${filter}" 1 -1 filter)
+      add_one("ShortSuites.pack${pack}of${PACKS}" "${filter}" "" "")
+    endif()
+  endforeach()
+endif()
 file(WRITE "${CTEST_FILE}" "${script}")

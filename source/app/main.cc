@@ -62,6 +62,14 @@ namespace
     // program's small dense matrices that only takes the cores from the other processes (an MPI
     // sweep's ranks, parallel runs): one thread, unless the user's environment says otherwise.
     ::setenv("OPENBLAS_NUM_THREADS", "1", 0);
+    // Run without mpirun (a singleton), Open MPI would start a daemon and probe the network
+    // transports in MPI_Init: 0.35–0.4 s of every `continue` and `sweep`. Alone, it needs none.
+    if (!std::getenv("OMPI_COMM_WORLD_SIZE"))
+      {
+        ::setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
+        ::setenv("OMPI_MCA_pml", "ob1", 0);
+        ::setenv("OMPI_MCA_btl", "self,vader", 0);
+      }
     void *module = ::dlopen(library, RTLD_LAZY | RTLD_GLOBAL);
     const auto run = module ? reinterpret_cast<int (*)(const app::VerbCall *)>(::dlsym(module, "vibroimpact_run_verb"))
                             : nullptr;
