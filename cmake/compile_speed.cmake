@@ -18,15 +18,21 @@ set(VIBROIMPACT_PRECOMPILED_HEADERS
   <algorithm> <array> <cmath> <filesystem> <fstream> <functional> <limits> <map> <memory>
   <optional> <sstream> <stdexcept> <string> <utility> <vector>)
 
-# target: compiled in unity groups with the project's precompiled header (plus `extra` headers,
-# e.g. <gtest/gtest.h> for the tests). Sources with their own compile definitions, options or
+# target: compiled in unity groups with the project's precompiled header, its own (with the
+# EXTRA headers, e.g. <gtest/gtest.h> for the tests) or the one of the target REUSE names (same
+# headers and flags: compiled once). Sources with their own compile definitions, options or
 # include folders are compiled alone (a group would drop those properties).
 function(vibroimpact_compile_quickly target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "REUSE" "EXTRA")
   if(NOT VIBROIMPACT_UNITY_BUILD)
     return()
   endif()
   set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
-  target_precompile_headers(${target} PRIVATE ${VIBROIMPACT_PRECOMPILED_HEADERS} ${ARGN})
+  if(ARG_REUSE)
+    target_precompile_headers(${target} REUSE_FROM ${ARG_REUSE})
+  else()
+    target_precompile_headers(${target} PRIVATE ${VIBROIMPACT_PRECOMPILED_HEADERS} ${ARG_EXTRA})
+  endif()
   # In a group every source is an included file, and GCC would warn of each class of a source
   # that holds a type from that source's anonymous namespace, as it does for a header.
   target_compile_options(${target} PRIVATE -Wno-subobject-linkage)

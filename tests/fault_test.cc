@@ -18,8 +18,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -266,6 +268,56 @@ TEST_F(Faults, TheContinuationKeepsItsBranchWhenInterrupted)
   EXPECT_GE(lines(branch), 2u) << "no converged orbit kept";
   EXPECT_EQ(branch.find("inf"), std::string::npos);
   EXPECT_EQ(branch.find("nan"), std::string::npos);
+}
+
+TEST_F(Faults, TheConvergenceStudyKeepsItsFinishedCyclesWhenInterrupted)
+{
+  // Cycle k costs 4^k (mesh and step refined together): the first of seven is done in
+  // milliseconds, the sixth and seventh take half a minute. SIGTERM 1 s into the work.
+  const std::string study = "converge " + example("bar_on_rigid_wall") + " -q -s 'Convergence/Refinement cycles=";
+  const fs::path    out   = scratch / "convergence";
+  const fs::path    err   = scratch / "stderr.txt";
+  const pid_t       pid   = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0)
+    {
+      const std::string command = "exec " + program + " " + study + "7' -o " + out.string() + " 2> " + err.string();
+      execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char *>(nullptr));
+      _exit(127);
+    }
+  wait_for_work(out, std::chrono::milliseconds(1000));
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << read(err);
+  ASSERT_TRUE(fs::exists(out / "INTERRUPTED")) << read(err);
+  EXPECT_NE(read(out / "convergence.txt").find("# interrupted by signal 15"), std::string::npos);
+  expect_nothing_left(scratch, "converge");
+
+  // Its rows are the uninterrupted study's (all but the measured wall time).
+  const fs::path reference = scratch / "reference";
+  const Outcome  o         = run(study + "2' -o " + reference.string(), scratch);
+  ASSERT_EQ(o.code, 0) << o.error;
+  const auto rows = [](const fs::path &csv) {
+    std::vector<std::vector<std::string>> table;
+    std::ifstream                         in(csv);
+    for (std::string line; std::getline(in, line);)
+      {
+        std::vector<std::string> fields;
+        std::stringstream        cells(line);
+        for (std::string cell; std::getline(cells, cell, ',');)
+          fields.push_back(cell);
+        fields.at(4) = ""; // wall_time
+        table.push_back(fields);
+      }
+    return table;
+  };
+  const auto kept = rows(out / "convergence.csv"), full = rows(reference / "convergence.csv");
+  ASSERT_GE(kept.size(), 2u) << "no finished cycle kept: " << read(err);
+  EXPECT_LT(kept.size(), 8u) << "the study was not interrupted";
+  for (std::size_t r = 0; r < std::min(kept.size(), full.size()); ++r)
+    EXPECT_EQ(kept[r], full[r]) << "row " << r;
 }
 
 TEST_F(Faults, SpecialFilesAsTheCaseAreRefusedAtOnce)

@@ -25,8 +25,12 @@ namespace vibroimpact::app
     for (const auto &warning : result.warnings)
       std::cerr << "warning: " << warning << "\n";
     studies::write_convergence(result, out);
-    out.commit();
+    out.commit(result.interrupt_signal != 0);
     if (!options.quiet)
       std::cout << result.table;
-    return io::exit_success;
+    if (result.interrupt_signal == 0)
+      return io::exit_success;
+    std::cerr << "vibroimpact: interrupted by signal " << result.interrupt_signal
+              << ": the cycles finished before it are written, marked INTERRUPTED\n";
+    return 128 + result.interrupt_signal;
   }} // namespace vibroimpact::app

@@ -2,6 +2,7 @@
 // interpolated at fixed energies on their backbone points, tables, rates and plots.
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/io/gnuplot.h>
+#include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/studies/branch_convergence.h>
 #include <vibroimpact/studies/continuation_study.h>
 #include <vibroimpact/studies/exact_solutions.h>
@@ -298,14 +299,28 @@ namespace vibroimpact::studies
       rod_against_stop(description); // an input error before any continuation
     std::vector<TracedMesh> traced;
     BranchConvergence       result;
-    for (unsigned int cycle = 0; cycle < settings.n_cycles; ++cycle)
+    for (unsigned int cycle = 0; cycle < settings.n_cycles && io::interrupt_signal() == 0; ++cycle)
       {
-        traced.push_back(trace_mesh(description, continuation, moreau_jean, cycle,
-                                    settings.orbits_at_energies ? &settings.energies : nullptr));
+        try
+          {
+            traced.push_back(trace_mesh(description, continuation, moreau_jean, cycle,
+                                        settings.orbits_at_energies ? &settings.energies : nullptr));
+          }
+        catch (const io::Interrupted &)
+          {
+            break;
+          }
+        if (io::interrupt_signal() != 0) // its continuation stopped midway: the finished meshes are kept
+          {
+            traced.pop_back();
+            break;
+          }
         result.meshes.push_back(traced.back().branch);
         if (on_cycle)
           on_cycle(cycle);
       }
+    if (traced.empty())
+      io::throw_if_interrupted("before the first mesh finished: nothing written");
     result.energies = settings.energies.empty() ? default_energies(result.meshes) : settings.energies;
     for (std::size_t e = 0; e < result.energies.size(); ++e)
       {

@@ -2,6 +2,7 @@
 // time-step or mode refinement, against exact values, a reference run or the finest cycle.
 #include <vibroimpact/integrators/run_bounds.h>
 #include <vibroimpact/io/gnuplot.h>
+#include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/parameter_file.h>
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/structure/model_builder.h>
@@ -366,6 +367,50 @@ namespace vibroimpact::studies
     return l2_difference(h, against, args_, times);
   }
 
+  namespace
+  {
+    // Cycle k's discretisation: the mesh bisected k more times, the time step halved or the
+    // modes doubled k times.
+    model::StructuralModel refined_model(const structure::CaseDescription &description, const Refinement refine,
+                                         const unsigned int cycle)
+    {
+      structure::CaseDescription refined = description;
+      if (refine == Refinement::mesh || refine == Refinement::mesh_and_time_step)
+        for (auto &body : refined.bodies)
+          body.refinements += cycle;
+      return structure::build_model(refined);
+    }
+
+    std::unique_ptr<integrators::Solver> refined_solver(const integrators::Solver &solver, const Refinement refine,
+                                                        const unsigned int cycle)
+    {
+      auto refined = solver.clone();
+      if (refine == Refinement::time_step || refine == Refinement::mesh_and_time_step)
+        refined->set_time_step(*solver.time_step() / std::pow(2.0, cycle));
+      if (refine == Refinement::modes)
+        refined->set_number_of_modes(*solver.number_of_modes() << cycle);
+      return refined;
+    }
+
+    // Richardson: from the three finest cycles, where the finest is the reference (NaN where
+    // a quantity has an exact value or no estimate).
+    std::vector<double> richardson_estimates(const std::vector<ResponseQuantity>        &quantities,
+                                             const std::vector<ResponseConvergenceRow> &rows)
+    {
+      std::vector<double> estimates(quantities.size(), nan);
+      const std::size_t   n = rows.size();
+      for (std::size_t q = 0; q < quantities.size() && n >= 3; ++q)
+        if (!quantities[q].is_difference() && !quantities[q].exact())
+          {
+            const double v1 = rows[n - 3].values[q], v2 = rows[n - 2].values[q], v3 = rows[n - 1].values[q];
+            const double p  = std::log2(std::abs(v1 - v2) / std::abs(v2 - v3));
+            if (std::isfinite(p) && p > 0)
+              estimates[q] = v3 + (v3 - v2) / (std::pow(2.0, p) - 1);
+          }
+      return estimates;
+    }
+  } // namespace
+
   double ResponseConvergence::observed_rate(const unsigned int q, const unsigned int row) const
   {
     return std::log2(rows.at(row - 1).errors.at(q) / rows.at(row).errors.at(q));
@@ -476,37 +521,32 @@ namespace vibroimpact::studies
       for (const auto &q : quantities)
         q.check_names(shape);
     }
-    const bool refine_mesh = settings.refine == Refinement::mesh || settings.refine == Refinement::mesh_and_time_step;
-    const bool refine_h    = settings.refine == Refinement::time_step || settings.refine == Refinement::mesh_and_time_step;
-    const bool refine_modes = settings.refine == Refinement::modes;
-
+    // After SIGINT/SIGTERM the cycles finished are kept; the one under way is abandoned at its
+    // next sample (run_to_history throws).
     std::vector<integrators::ResponseHistory> histories;
-    for (unsigned int cycle = 0; cycle < settings.n_cycles; ++cycle)
+    for (unsigned int cycle = 0; cycle < settings.n_cycles && io::interrupt_signal() == 0; ++cycle)
       {
-        const auto start = std::chrono::steady_clock::now();
-        structure::CaseDescription refined = description;
-        if (refine_mesh)
-          for (auto &body : refined.bodies)
-            body.refinements += cycle;
-        auto run_solver = solver.clone();
-        if (refine_h)
-          run_solver->set_time_step(*solver.time_step() / std::pow(2.0, cycle));
-        if (refine_modes)
-          run_solver->set_number_of_modes(*solver.number_of_modes() << cycle);
-        const auto model = structure::build_model(refined);
+        const auto start      = std::chrono::steady_clock::now();
+        const auto run_solver = refined_solver(solver, settings.refine, cycle);
+        const auto model      = refined_model(description, settings.refine, cycle);
         integrators::check_run(*run_solver, model, control, description.filename);
-        histories.push_back(integrators::run_to_history(*run_solver, model, control));
-
-        ResponseConvergenceRow row;
-        row.cycle      = cycle;
-        row.n_elements = model.n_elements;
-        row.time_step  = run_solver->time_step().value_or(0.0);
-        row.n_modes    = run_solver->number_of_modes().value_or(0);
-        row.wall_time  = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        result.rows.push_back(row);
+        try
+          {
+            histories.push_back(integrators::run_to_history(*run_solver, model, control));
+          }
+        catch (const io::Interrupted &)
+          {
+            break;
+          }
+        result.rows.push_back({cycle, model.n_elements, run_solver->time_step().value_or(0.0),
+                               run_solver->number_of_modes().value_or(0u),
+                               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), {}, {}});
         if (on_cycle)
           on_cycle(cycle);
       }
+    if (histories.empty())
+      io::throw_if_interrupted("before the first cycle finished: nothing written");
+    const bool interrupted = io::interrupt_signal() != 0;
 
     // The reference: a run, else each quantity's exact value, else the finest cycle.
     const bool by_finest = !reference;
@@ -536,23 +576,18 @@ namespace vibroimpact::studies
           result.rows[r].errors.push_back(quantities[q].is_difference() ? value :
                                                                           std::abs(value - result.reference_values[q]));
         }
-    // Richardson: from the three finest cycles, where the finest is the reference.
-    if (by_finest && histories.size() >= 3)
-      for (std::size_t q = 0; q < quantities.size(); ++q)
-        if (!quantities[q].is_difference() && !quantities[q].exact())
-          {
-            const std::size_t n  = histories.size();
-            const double      v1 = result.rows[n - 3].values[q], v2 = result.rows[n - 2].values[q],
-                         v3 = result.rows[n - 1].values[q];
-            const double p = std::log2(std::abs(v1 - v2) / std::abs(v2 - v3));
-            if (std::isfinite(p) && p > 0)
-              result.richardson[q] = v3 + (v3 - v2) / (std::pow(2.0, p) - 1);
-          }
+    if (by_finest)
+      result.richardson = richardson_estimates(quantities, result.rows);
     if (finest_used)
       {
         result.reference = reference ? result.reference : "the finest cycle (" + std::to_string(histories.size() - 1) +
                                                             ") where no exact value is given";
-        result.rows.pop_back(); // the reference itself has no error to report
+        if (!interrupted)
+          result.rows.pop_back(); // the reference itself has no error to report
+        else // its values are among the few the signal left: kept, without errors
+          for (std::size_t q = 0; q < quantities.size(); ++q)
+            if (quantities[q].is_difference() || !quantities[q].exact())
+              result.rows.back().errors[q] = nan;
       }
     else if (!reference)
       result.reference = "the exact values";

@@ -2,6 +2,7 @@
 // study it chooses and its files.
 #include <vibroimpact/integrators/run_bounds.h>
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/structure/model_builder.h>
@@ -46,6 +47,13 @@ namespace vibroimpact::studies
       if (settings.exact == ExactSolution::fixed_free_rod)
         rod_against_stop(c.description);
       prepare_continuation(c);
+    }
+
+    std::size_t finished_cycles(const ConvergenceResult &result)
+    {
+      return result.frequencies ? result.frequencies->rows.size()
+             : result.response  ? result.response->rows.size()
+                                : result.branch->meshes.size();
     }
   } // namespace
 
@@ -115,6 +123,10 @@ namespace vibroimpact::studies
           }
         result.response->write_table(table);
       }
+    result.interrupt_signal = io::interrupt_signal();
+    if (result.interrupt_signal != 0)
+      table << "# interrupted by signal " << result.interrupt_signal << ": the " << finished_cycles(result)
+            << " cycles finished before it\n";
     result.table = table.str();
     return result;
   }
@@ -133,5 +145,9 @@ namespace vibroimpact::studies
         result.branch->plot(out.staging());
       }
     io::write_file(out / "convergence.txt", result.table);
+    if (result.interrupt_signal != 0)
+      io::write_file(out / "INTERRUPTED", "interrupted by signal " + std::to_string(result.interrupt_signal) +
+                                            ": convergence.txt holds the " + std::to_string(finished_cycles(result)) +
+                                            " cycles finished before it\n");
   }
 } // namespace vibroimpact::studies

@@ -1,6 +1,7 @@
 // Mesh convergence of natural frequencies (see studies/modal_convergence.h): bisected meshes,
 // relative errors, observed rates in a deal.II ConvergenceTable.
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/modal_convergence.h>
@@ -101,7 +102,9 @@ namespace vibroimpact::studies
     result.reference = exact_frequencies(settings.exact, description, n_modes);
     result.exact_reference = !result.reference.empty();
 
-    for (unsigned int cycle = 0; cycle < settings.n_cycles; ++cycle)
+    // After SIGINT/SIGTERM the meshes finished are kept (an eigensolve under way cannot stop: the
+    // check is between meshes).
+    for (unsigned int cycle = 0; cycle < settings.n_cycles && io::interrupt_signal() == 0; ++cycle)
       {
         structure::CaseDescription refined = description;
         for (auto &body : refined.bodies)
@@ -138,17 +141,22 @@ namespace vibroimpact::studies
           on_cycle(cycle);
       }
 
+    if (result.rows.empty())
+      io::throw_if_interrupted("before the first mesh finished: nothing written");
+    const bool interrupted = io::interrupt_signal() != 0;
     if (!result.exact_reference)
       {
         result.reference = result.rows.back().omegas;
-        result.rows.pop_back(); // the reference itself has no error to report
+        if (!interrupted)
+          result.rows.pop_back(); // the reference itself has no error to report
       }
     for (auto &row : result.rows)
       for (std::size_t j = 0; j < row.omegas.size() && j < result.reference.size(); ++j)
         row.relative_errors.push_back(
-          std::find(result.rigid_body_modes.begin(), result.rigid_body_modes.end(), j) != result.rigid_body_modes.end() ?
-            std::numeric_limits<double>::quiet_NaN() :
-            std::abs(row.omegas[j] - result.reference[j]) / result.reference[j]);
+          std::find(result.rigid_body_modes.begin(), result.rigid_body_modes.end(), j) != result.rigid_body_modes.end() ||
+              (interrupted && !result.exact_reference && &row == &result.rows.back()) // kept reference: no error
+            ? std::numeric_limits<double>::quiet_NaN()
+            : std::abs(row.omegas[j] - result.reference[j]) / result.reference[j]);
     return result;
   }
 } // namespace vibroimpact::studies

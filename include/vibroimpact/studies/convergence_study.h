@@ -4,7 +4,7 @@
 // (convergence.h) or a Continuation branch on bisected meshes at fixed energies
 // (branch_convergence.h), returned as data with the table text; write_convergence then writes
 // convergence.txt and, for a response, convergence.csv and convergence.png (for a branch also
-// branches.csv and branches.png).
+// branches.csv and branches.png), and after a signal INTERRUPTED.
 // As every study: prepare (all input checks, before any output), run, write.
 #pragma once
 
@@ -60,12 +60,14 @@ namespace vibroimpact::studies
     std::optional<BranchConvergence>   branch;      // Convergence/Study = branch
     std::string                        table;       // convergence.txt
     std::vector<std::string>           warnings;    // round-off in the finest meshes
+    int                                interrupt_signal = 0; // the signal that stopped it, 0: none
   };
 
   // Builds the coarsest model (input errors before any output) and checks that the refinement
   // applies to the case and its solver: io::InputError naming Convergence/<Entry>.
   ConvergenceSetup prepare_convergence(const CaseFile &c);
-  // on_cycle(k) after cycle k.
+  // on_cycle(k) after cycle k. After SIGINT/SIGTERM: the cycles finished before it, marked
+  // with interrupt_signal (io::Interrupted when none had finished).
   ConvergenceResult run_convergence(const ConvergenceSetup &setup, const std::function<void(unsigned int)> &on_cycle = {});
   void              write_convergence(const ConvergenceResult &result, io::OutputFolder &out);
 } // namespace vibroimpact::studies
