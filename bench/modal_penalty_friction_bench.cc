@@ -1,4 +1,4 @@
-// Issue 25 §6: the modal penalty solver with Coulomb friction, 48 modes per plane, six annular
+// The modal penalty solver with Coulomb friction, 48 modes per plane, six annular
 // supports, 10⁶ steps (the goal: < 4 s). The model is built in modal form by hand (96 uncoupled
 // unit-mass oscillators at the pinned beam's ω_j = (jπ)², the supports' rows √2 sin jπx_s on each
 // plane's modes): the per-step work is that of a 48 + 48-mode tube, with no mesh to build.

@@ -1,5 +1,5 @@
 // Cost per Moreau–Jean step with spatial supports: friction (μ = 0.3, Siconos' friction-contact
-// solvers) against frictionless (μ = 0, the LCP path) at equal contact activity (issue 25 §6).
+// solvers) against frictionless (μ = 0, the LCP path) at equal contact activity.
 // The model, built by hand: a chain of n nodes moving in both transverse planes (DoFs (y, z) a
 // node, springs between neighbours and to the ground), six annular supports at evenly spaced
 // nodes, each supported node pressed on its wall by a constant preload P along e1 and driven

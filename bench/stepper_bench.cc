@@ -8,7 +8,8 @@
 //
 // Each benchmark iteration is one step; the state keeps advancing across iterations, so the
 // steps measured include contact phases (counter `active`: fraction of steps with an LCP).
-// The goal (issue 3): MoreauJean ≤ 2× the bare loop, growth linear in n. doc/performance.md.
+// The goal: MoreauJean ≤ 2× the bare loop, growth linear in n (doc/performance.md, "The
+// Moreau–Jean stepper").
 #include <vibroimpact/integrators/moreau_jean.h>
 #include <vibroimpact/structure/model_builder.h>
 

@@ -93,7 +93,7 @@ TEST_F(BadInput, MissingMeshFile)
                   "Body beam/Mesh file", "missing.msh");
 }
 
-// Issue 26 §3: a family's lists (Supports s, Loads f) are checked as lists, and the message names
+// A family's lists (Supports s, Loads f) are checked as lists, and the message names
 // the family's entry, not a member the file never spells.
 TEST_F(BadInput, FamilyListsOfUnequalLength)
 {
@@ -245,7 +245,7 @@ TEST_F(BadInput, ExactModesOfAStructureThatHasNone)
   EXPECT_FALSE(fs::exists(output()));
 }
 
-// Issue 11 §1: no run exits 0 with garbage. Values that overflow the model are input errors
+// No run exits 0 with garbage. Values that overflow the model are input errors
 // (exit 2, the entry named); a state that turns non-finite while running is a numerical failure
 // (exit 1, the step named); what cannot run or would not end is rejected with the reason.
 TEST_F(BadInput, NeverExitZeroWithGarbage)
@@ -290,7 +290,7 @@ TEST_F(BadInput, NeverExitZeroWithGarbage)
     }
 }
 
-// Issue 11 §2: what the scheme still allows is said. A time step as long as the contact
+// What the scheme still allows is said. A time step as long as the contact
 // (the bar on the wall at h = 5: the bar ends 2.5 lengths inside the wall) ends with a warning;
 // the example's own h = 0.005 does not.
 TEST_F(BadInput, PenetrationDeeperThanTheContactMotionIsWarned)
@@ -305,7 +305,7 @@ TEST_F(BadInput, PenetrationDeeperThanTheContactMotionIsWarned)
   EXPECT_EQ(fine.error.find("penetration"), std::string::npos) << fine.error;
 }
 
-// Issue 11 §3: input that deal.II alone would misread silently, or explain badly.
+// Input that deal.II alone would misread silently, or explain badly.
 TEST_F(BadInput, InputThatWouldBeSilentlyMisread)
 {
   // A typo in a family name of an override would add a default free-free body.
@@ -350,7 +350,7 @@ TEST_F(BadInput, InputThatWouldBeSilentlyMisread)
                   "Body beam/Initial velocity", "not finite");
 }
 
-// Issue 11 §4: SIGINT during `simulate` leaves whole rows, a .pvd of the frames written and an
+// SIGINT during `simulate` leaves whole rows, a .pvd of the frames written and an
 // INTERRUPTED note, exit 130; no staging folder is left.
 TEST_F(BadInput, InterruptedSimulationLeavesAReadablePartialResult)
 {
@@ -400,7 +400,7 @@ TEST_F(BadInput, InterruptedSimulationLeavesAReadablePartialResult)
     EXPECT_EQ(entry.path().filename().string().find(".partial"), std::string::npos) << entry.path();
 }
 
-// Issue 11 §4: a destination that cannot be written is bad input, said before any computing.
+// A destination that cannot be written is bad input, said before any computing.
 TEST_F(BadInput, UnwritableOutputFolders)
 {
   const auto file = write_case(valid_case);
@@ -463,7 +463,7 @@ TEST_F(BadInput, ContinuationCasesThatCannotRun)
   EXPECT_TRUE(fs::exists(output() / "orbit_1_0.csv"));
 }
 
-// Issue 10: clearance supports, penalty stiffness, modal basis and random-load band.
+// Clearance supports, penalty stiffness, modal basis and random-load band.
 namespace
 {
   const char *support_case = R"(

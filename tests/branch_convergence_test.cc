@@ -21,9 +21,9 @@ using namespace vibroimpact;
 
 // examples/pinned_beam_backbone (4 FE modes, e = 1, 1.01 – 1.52 E_g) at 20, 40 and 80 elements:
 // the frequency at each of the five default energies converges with the order of the Hermite
-// beam's frequencies (doc/validation.md §8: p = 3.98 from the branch points), so the Richardson
-// order of the three meshes is 4 and the rate 20 → 40 against the finest is log2(2⁴ + 1) = 4.09.
-// The orbits impact instantaneously: no contact time.
+// beam's frequencies (doc/validation-periodic.md §8.6: p = 3.98 from the branch points), so the
+// Richardson order of the three meshes is 4 and the rate 20 → 40 against the finest is
+// log2(2⁴ + 1) = 4.09. The orbits impact instantaneously: no contact time.
 TEST(BranchConvergence, PinnedBeamBackboneConvergesAtTheOrderOfItsModes)
 {
   const auto c      = test_cases::load_case(test_cases::example("pinned_beam_backbone")); // its Convergence section
@@ -62,9 +62,9 @@ TEST(BranchConvergence, PinnedBeamBackboneConvergesAtTheOrderOfItsModes)
 
 // Branch points = at energies on the elastic obstacle (k = 100, every FE mode, 10/20/40
 // elements): each mesh's orbit at each energy is solved alone; at E = 0.012 the frequencies are
-// the single orbits' of doc/periodic.md §11 (10.9724127, 10.9722665, 10.9722565: order 3.9), the
-// contact fraction converges with them; below grazing (E_g = 0.00269) the orbit is the linear
-// mode (ω = π², no contact).
+// the single orbits' of doc/continuation-beam.md §2 (10.9724127, 10.9722665, 10.9722565: order
+// 3.9), the contact fraction converges with them; below grazing (E_g = 0.00269) the orbit is the
+// linear mode (ω = π², no contact).
 TEST(BranchConvergence, ElasticBeamOrbitsSolvedAtTheEnergiesConvergeAtTheOrderOfTheModes)
 {
   const auto c = test_cases::load_case(std::string(VIBROIMPACT_SOURCE_DIR) + "/examples/pinned_beam_backbone/elastic.prm",
@@ -129,15 +129,15 @@ TEST(BranchConvergence, InterpolationReproducesTheRodClosedFormAndSkipsTongues)
   EXPECT_TRUE(std::isnan(outside.frequency));
 }
 
-// Why the beam's family is traced on 4 modes and not on all FE modes (doc/periodic.md §9): the
-// start of an e = 1 one-impact family is the reversible orbit of period T (turning point p,
-// impact at T/2), whose modal amplitudes are p_k ∝ b_k / (ω_k sin(ω_k T/2)), b_k the mode at the
-// contact: every mode gets energy ∝ b_k² / sin²(ω_k T/2), O(1) for each FE mode of a point contact,
-// and without bound where ω_k ≈ n ω (internal resonances). With all 40 modes of the 20-element
-// beam, at 1.5 E_g the modes above the fourth carry a third of the energy, the period stays within
-// 1 % of the linear one (the 4-mode family is at T/T1 = 0.943 there), and the orbit is not
-// admissible: the beam reaches the stop before T/2, so the flow does not return (Newton's start is
-// off by O(1)). On 4 modes the same construction is an orbit.
+// Why the beam's family is traced on 4 modes and not on all FE modes (doc/continuation-beam.md
+// §1): the start of an e = 1 one-impact family is the reversible orbit of period T (turning point
+// p, impact at T/2), whose modal amplitudes are p_k ∝ b_k / (ω_k sin(ω_k T/2)), b_k the mode at
+// the contact: every mode gets energy ∝ b_k² / sin²(ω_k T/2), O(1) for each FE mode of a point
+// contact, and without bound where ω_k ≈ n ω (internal resonances). With all 40 modes of the
+// 20-element beam, at 1.5 E_g the modes above the fourth carry a third of the energy, the period
+// stays within 1 % of the linear one (the 4-mode family is at T/T1 = 0.943 there), and the orbit
+// is not admissible: the beam reaches the stop before T/2, so the flow does not return (Newton's
+// start is off by O(1)). On 4 modes the same construction is an orbit.
 TEST(BranchConvergence, PinnedBeamStartWithAllModesSpreadsTheEnergyAndIsNotAnOrbit)
 {
   const auto orbit_of = [](const std::string &modes) {

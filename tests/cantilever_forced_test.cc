@@ -148,11 +148,11 @@ TEST(CantileverForced, SubImpactsAfterTheFirstLiftOff)
             << pulses_over_01 << " sub-impacts above 0.1 N\n";
 
   // The paper's qualitative statements: sub-impact peaks frequently over 0.1 N (at this
-  // resolution 341 sub-impacts of 0–0.2 s (352 before the impact law of issue 11 §2); 154–1122 over the resolutions studied, the
+  // resolution 341 sub-impacts of 0–0.2 s (352 with the plain Newton law U+ = −eU−); 154–1122 over the resolutions studied, the
   // count itself not converged), and the impact force more than ten times the contact force.
   EXPECT_GE(pulses_over_01, 100u);
   EXPECT_GT(peak, 10 * paper_static_force);
-  // Not an agreement check: at this resolution and over 0.2 s the FE peak is 0.511 N (0.517 N before issue 11 §2), 37 % below
+  // Not an agreement check: at this resolution and over 0.2 s the FE peak is 0.511 N (0.517 N with the plain Newton law U+ = −eU−), 37 % below
   // the paper's 0.8076 N, and it is not a converged quantity (0.26–1.54 N over the resolutions
   // studied, README). Asserted only as a regression bound for this resolution (e = 1 exceeds it:
   // 0.97 N).
@@ -161,7 +161,7 @@ TEST(CantileverForced, SubImpactsAfterTheFirstLiftOff)
 
 TEST(CantileverForced, NoEnergyInjectedAtTheContactOnAFineMesh)
 {
-  // Issue 11 §2: with 256 beam and 128 rod elements the contact is, in some steps, active by its
+  // With 256 beam and 128 rod elements the contact is, in some steps, active by its
   // predicted gap while already separating (U− > 0). Newton's law U+ = −eU− (e = 0: U+ = 0)
   // then took p > 0 and did positive work p(U+ + U−)/2 > 0: the impact "dissipation" reached
   // −4.9e-9 J over 1 s, six times the external work. The law U+ + max(eU−, U−) ⊥ p makes every

@@ -1,4 +1,4 @@
-// The command line's last rough edges (issue 35 §6), each as the user meets it: a continuation
+// Rough edges of the command line, each as the user meets it: a continuation
 // that finds no orbit says so on one line naming the families and the entry to change; orbit
 // points beyond a branch (a family stopped short, or Maximum points) are said, naming the orbit
 // file that is missing; `-o ''` is refused; an HDF5 run of point masses writes their frames as the CSV run does.

@@ -280,7 +280,7 @@ namespace vibroimpact
   // obstacle k = 100, 3.5 E_g) returns to it after one period: on the modes the orbit lives in
   // (the first four) within O(h²) (the spring's force is continuous, so its switches cost h², not
   // h), while the full state converges only once the step resolves the highest FE mode (the
-  // trapezoidal rule's phase error where ω h > 1; doc/periodic.md §11).
+  // trapezoidal rule's phase error where ω h > 1; doc/continuation-beam.md §2).
   TEST(ElasticContact, MoreauJeanReturnsToTheBeamOrbitAtSecondOrder)
   {
     const auto o = beam_orbit(20, 3.5);
@@ -313,7 +313,7 @@ namespace vibroimpact
   // The first NSM on the elastic obstacle with every FE mode converges with the mesh at the order
   // of the Hermite beam's frequencies: at E = 0.012 (4.46 E_g) the frequencies of 10, 20 and 40
   // elements (10.9724127, 10.9722665, 10.9722565) differ by 1.46e-4 and 9.9e-6, order 3.9
-  // (doc/periodic.md §11).
+  // (doc/continuation-beam.md §2).
   TEST(ElasticContact, BeamNonsmoothModeConvergesAtTheOrderOfTheModes)
   {
     std::vector<double> omega;
@@ -417,7 +417,7 @@ namespace vibroimpact
 
 namespace vibroimpact
 {
-  // The subharmonic family that meets the first NSM (issue 34 §5; doc/periodic.md §11): at 20
+  // The subharmonic family that meets the first NSM (doc/continuation-beam.md §2): at 20
   // elements the backbone locks near 2.6 E_g into the tongue where mode 4 runs 15 cycles a period,
   // and Tongue jump steps over it. With Tongue family points the tongue is traced as its own
   // family onward from its entry: over the rest of the energy range (to 5 E_g) it stays locked at

@@ -1,4 +1,4 @@
-// Faults a careless or hostile user meets (issue 23), through the program itself: a full disk
+// Faults a careless or hostile user meets, through the program itself: a full disk
 // (a file-size limit, as CI has no root for a tiny tmpfs) for every verb that writes, signals in
 // every verb, special files as the case, huge values, tiny meshes with many modes, intervals that
 // ask for unbounded work, decimal commas, keys set twice, continuation inputs with nothing to

@@ -1,4 +1,4 @@
-// Forced response curves (issue 37): the impact oscillator of examples/impact_oscillator against
+// Forced response curves: the impact oscillator of examples/impact_oscillator against
 // its closed form (periodic/closed_forms.h, checked here first by a Runge–Kutta integration of
 // the oscillator that does not use the formula), the branch followed across its fold and its
 // grazing without a jump, and its special points located.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# Simulation/Output format = hdf5 (issue 26 §2): records.h5 read back by h5py holds every column
+# Simulation/Output format = hdf5: records.h5 read back by h5py holds every column
 # of history.csv, events.csv and statistics.csv under the same names with the same doubles, and
 # solution.xdmf lists the .pvd's frames (same times) with the same point arrays as the .vtu files.
 #
@@ -62,8 +62,8 @@ with h5py.File(work / "hdf5" / "records.h5", "r") as records:
     check(records["events"]["time"].shape[0] > 0, "no events: the comparison needs impacts")
 
 # The frames: the .xdmf's times are the .pvd's, its arrays the .vtu's. The .vtu files come from
-# VTK's writer (doubles, `body` a cell array) or, in a build without VTK (beside Debian's ParaView,
-# issue 27), from deal.II's (single precision, `body` a point array): `--version` says which.
+# VTK's writer (doubles, `body` a cell array) or, in a build without VTK (beside Debian's
+# ParaView), from deal.II's (single precision, `body` a point array): `--version` says which.
 dealii_writer = "DataOutBase" in subprocess.run([program, "--version"], capture_output=True, text=True,
                                                 check=True).stdout
 precision = numpy.float32 if dealii_writer else numpy.float64

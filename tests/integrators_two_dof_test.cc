@@ -56,7 +56,7 @@ namespace
     unsigned int impacts = 0, sticking_steps = 0, corrections = 0;
     double       worst_complementarity = 0.0; // most negative (U+ + eU−)/scale
     double       worst_product         = 0.0; // max |w p| / (scale |p|)
-    // Issue 11 §2: the most negative impact dissipation of a step, over p·scale (≥ 0 by the
+    // The most negative impact dissipation of a step, over p·scale (≥ 0 by the
     // law U+ + max(eU−, U−) ⊥ p), and how many impulses met a separating contact (U− > 0).
     double       worst_impact_dissipation = 0.0;
     unsigned int separating_impulses      = 0;

@@ -1,4 +1,4 @@
-// The modal solvers with spatial supports (issue 25): the modal penalty with regularised Coulomb
+// The modal solvers with spatial supports: the modal penalty with regularised Coulomb
 // friction (stick under a small load, the sliding whirl's closed form, the energy ledger, and its
 // convergence towards Moreau–Jean as k_p and k_t grow), and the modal Udwadia–Kalaba with annular
 // supports in their frictionless form (the whirl's contact force, the radius held, one plane
@@ -237,11 +237,11 @@ namespace
   }
 } // namespace
 
-// The penalty answer converges to Moreau–Jean's as k_p = k_t = k grows (doc/validation.md
-// "Modal penalty with friction"): the mean contact force at order one in 1/k (F_N = P cos ωt ·
-// k/(k − mω²)); the friction work, the time the slider sticks and the time it leaves the wall to
-// the step's resolution h (both solvers at h = 1e-4): the stick spring stores μF_N²/(2k_t) and
-// gives it back, so the friction work does not depend on k_t to first order.
+// The penalty answer converges to Moreau–Jean's as k_p = k_t = k grows (doc/validation-tubes.md
+// §10.1): the mean contact force at order one in 1/k (F_N = P cos ωt · k/(k − mω²)); the
+// friction work, the time the slider sticks and the time it leaves the wall to the step's
+// resolution h (both solvers at h = 1e-4): the stick spring stores μF_N²/(2k_t) and gives it
+// back, so the friction work does not depend on k_t to first order.
 TEST(ModalPenaltyFriction, ConvergesToMoreauJeanAsThePenaltyStiffnessesGrow)
 {
   const PressedSlider p;

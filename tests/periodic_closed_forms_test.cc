@@ -1,4 +1,4 @@
-// The closed-form periodic orbits of doc/periodic.md ("Closed forms"), each checked by physics
+// The closed-form periodic orbits of doc/closed-forms.md, each checked by physics
 // computed here independently of the formula: the 2-DOF orbits by the exact linear flow (modal
 // superposition from Eigen's generalised eigensolver), the sticking phase by Runge–Kutta, the
 // rod's nonsmooth mode by an exact characteristics simulation (strain waves moved one cell per
@@ -266,13 +266,13 @@ TEST(PeriodicClosedForms, OneImpactFamiliesLeaveTheLinearModesAtTheirGrazingEner
   EXPECT_NEAR(one_impact_orbit(wider, 9.0).energy / one_impact_orbit(chain, 9.0).energy, 9.0, 1e-10);
 }
 
-// Every one-impact family with periods up to 3 T1 (doc/periodic.md, "The complete set"): an orbit
-// of any period on a grid three times finer than the enumeration's scan is admissible exactly
-// when it lies on a listed family; the impact velocity is g ω1 ω2 sin(ω1T/2) sin(ω2T/2) det Φ / D
-// (so it vanishes only at the grazing linear modes, T = n T_j, where each family starts at the
-// mode's grazing energy); the complete list is the two fundamental families and three
-// subharmonic ones (mode 2 every 2 and 5 periods, mode 1 every 3), none at a superharmonic
-// resonance and none that leaves no linear mode.
+// Every one-impact family with periods up to 3 T1 (doc/closed-forms.md, "The complete set of
+// one-impact families"): an orbit of any period on a grid three times finer than the enumeration's
+// scan is admissible exactly when it lies on a listed family; the impact velocity is
+// g ω1 ω2 sin(ω1T/2) sin(ω2T/2) det Φ / D (so it vanishes only at the grazing linear modes,
+// T = n T_j, where each family starts at the mode's grazing energy); the complete list is the two
+// fundamental families and three subharmonic ones (mode 2 every 2 and 5 periods, mode 1 every 3),
+// none at a superharmonic resonance and none that leaves no linear mode.
 TEST(PeriodicClosedForms, EveryOneImpactFamilyUpToThreeFirstPeriodsIsFound)
 {
   const TwoDofChain chain = unit_chain();

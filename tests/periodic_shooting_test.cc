@@ -349,11 +349,11 @@ TEST(PeriodicShooting, EveryOneImpactFamilyOfTheTwoDofChainMatchesItsClosedForm)
     }
 }
 
-// Issue 34 §4: four of the five one-impact families up to 3 T1 turn in energy (doc/periodic.md,
-// "The complete set"); each fold is located on its branch (special = "fold") at the closed form's
-// lowest energy of the family, E(T) minimised by golden section on the explicit orbit. Mode 1
-// dips by only 0.14 % below its grazing energy: it starts at 0.9995 E_g, before its fold; the
-// others 1 % off grazing.
+// Four of the five one-impact families up to 3 T1 turn in energy (doc/closed-forms.md, "The
+// complete set of one-impact families"); each fold is located on its branch (special = "fold") at
+// the closed form's lowest energy of the family, E(T) minimised by golden section on the explicit
+// orbit. Mode 1 dips by only 0.14 % below its grazing energy: it starts at 0.9995 E_g, before its
+// fold; the others 1 % off grazing.
 TEST(PeriodicShooting, EnergyFoldsOfTheOneImpactFamiliesAreLocatedAtTheClosedFormsLowestEnergy)
 {
   const auto                  flow = chain_flow(1.0);
@@ -529,11 +529,11 @@ TEST(PeriodicShooting, TwoImpactFamilyOfTheTwoDofChainStartsAtItsSymmetricImpact
 
 // Where the sweep of examples/pinned_beam_frequency_sweep settles on a period-1 orbit that the
 // traced branches do not pass through (its values 0.595 and 1.165 ω1 before the sweep steps into
-// breaks reached them; 0.685, 0.815 and 1.345 ω1 still; doc/periodic.md §12): the modal CoR's
-// state after the sweep's 100 transient periods from rest is an orbit of the event-driven map
-// (Newton from it moves it by ≤ ~1e-8), stable, with the sweep's impacts and sticking phases. So
-// the two models agree there: these are coexisting attractors that the map's own transients (from
-// rest, or from the branch's orbits) do not settle on, on stretches no restart reaches.
+// breaks reached them; 0.685, 0.815 and 1.345 ω1 still; doc/continuation-beam.md §5): the modal
+// CoR's state after the sweep's 100 transient periods from rest is an orbit of the event-driven
+// map (Newton from it moves it by ≤ ~1e-8), stable, with the sweep's impacts and sticking phases.
+// So the two models agree there: these are coexisting attractors that the map's own transients
+// (from rest, or from the branch's orbits) do not settle on, on stretches no restart reaches.
 class SweepOrbitOffTheBranches : public ::testing::TestWithParam<std::tuple<double, unsigned int, unsigned int>>
 {};
 

@@ -41,10 +41,10 @@ namespace
   }
 } // namespace
 
-// The continuum's first nonsmooth mode of the fixed–free rod (closed form, doc/periodic.md), run
-// for one of its periods on finite-element rods (e = 0 with the correction) from its state at
-// rest mid free phase: the return error falls as the mesh is refined, slowly (the fronts
-// disperse, the contact node is a rigid body: doc/periodic.md).
+// The continuum's first nonsmooth mode of the fixed–free rod (closed form, doc/closed-forms.md),
+// run for one of its periods on finite-element rods (e = 0 with the correction) from its state at
+// rest mid free phase: the return error falls as the mesh is refined, slowly (the fronts disperse,
+// the contact node is a rigid body: doc/closed-forms.md).
 TEST(PeriodicSticking, FiniteElementRodReturnsTowardTheContinuumOrbit)
 {
   periodic::Rod rod; // L = c = EA = 1, g = 0.1, as in examples/rod_nonsmooth_mode
@@ -86,7 +86,7 @@ TEST(PeriodicSticking, FiniteElementRodReturnsTowardTheContinuumOrbit)
               << std::log(release_errors[k - 1] / release_errors[k]) / std::log(2.0) << "\n";
   EXPECT_LT(errors.back(), errors.front());
   // The end of the contact phase (the tensile front reaching the end) converges, slowly: about
-  // h^(2/3) over the 16-fold refinement (the front's Airy spreading, doc/periodic.md).
+  // h^(2/3) over the 16-fold refinement (the front's Airy spreading, doc/closed-forms.md).
   for (std::size_t k = 1; k < release_errors.size(); ++k)
     EXPECT_LT(release_errors[k], release_errors[k - 1]);
   const double rate = std::log(release_errors.front() / release_errors.back()) / std::log(16.0);
@@ -327,10 +327,10 @@ TEST(PeriodicSticking, MasslessNodeOscillatorsAgreeWithTheDenseExponentials)
 
 // The FE response from the continuum orbit's state (at rest, uniform strain, E = 4 E_g) converges to
 // that orbit over one period as the mesh is refined, at the rates the fronts' dispersion allows
-// (doc/periodic.md, "Why a finite-element rod approaches this backbone slowly"): the end closes on
-// the stop as h (the compressive front's arrival), opens as h^(2/3) (the Airy spreading of the
-// tensile front that releases it), and the state returns as h^(1/3) in the energy norm (the energy
-// left in the fronts' dispersive tails).
+// (doc/closed-forms.md, "Why a finite-element rod approaches this backbone slowly"): the end
+// closes on the stop as h (the compressive front's arrival), opens as h^(2/3) (the Airy spreading
+// of the tensile front that releases it), and the state returns as h^(1/3) in the energy norm (the
+// energy left in the fronts' dispersive tails).
 TEST(PeriodicSticking, MasslessRodResponseConvergesToTheContinuumOrbit)
 {
   periodic::Rod       rod;
@@ -409,7 +409,7 @@ TEST(PeriodicSticking, MasslessFiniteElementRodHasOrbitsNearTheContinuumMode)
     }
 }
 
-// Tongues of the 10-element massless-end rod (issue 24 §2, doc/periodic.md §8): from the continuum
+// Tongues of the 10-element massless-end rod (doc/continuation-rod.md §2): from the continuum
 // orbit at 9 E_g, with steps that may not change the period by more than 1 %, the branch follows
 // the closed-form backbone and then runs up an internal-resonance tongue. The labels separate the
 // two: every unlabelled point is within 1 % of the closed form at its energy, every labelled one

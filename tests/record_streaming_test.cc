@@ -1,4 +1,4 @@
-// Issue 26: records streamed to disk. A run's rows go to history.csv, support_forces.csv and
+// Records streamed to disk. A run's rows go to history.csv, support_forces.csv and
 // the support statistics as they are formed, so that its memory does not grow with the record:
 // - the statistics accumulated row by row are the doubles of the batch computation they
 //   replaced (kept below, verbatim, as the reference), with the displacements for Welch's PSD

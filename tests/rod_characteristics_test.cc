@@ -166,7 +166,7 @@ TEST(RodCharacteristics, JacobianIsTheSignedPermutationOfTheSteps)
 
 // The first nonsmooth mode converges with the mesh: at 80, 160, 320 and 640 elements the largest
 // frequency error against the closed form over 1.5 – 100 E_g is below Δt/T < 1/(3N) (0.42 % at
-// 80 elements, within the 1 %) and halves with each bisection (first order); the contact
+// 80 elements, within the 1 % asserted) and halves with each bisection (first order); the contact
 // fraction at each tabulated energy is within 2Δt/T of the closed form's. An energy below the
 // scanned range is reported outside, with no value.
 TEST(RodCharacteristics, FirstNonsmoothModeConvergesAtFirstOrderWithTheMesh)

@@ -1,4 +1,4 @@
-// Moreau–Jean with spatial supports and Coulomb friction (issue 25), against the closed forms of
+// Moreau–Jean with spatial supports and Coulomb friction, against the closed forms of
 // doc/theory.md §10 ("A point mass in a circular clearance"): a mass m on an isotropic spring k in
 // a hole of radial clearance c, with DoFs (r1, r2[, x, θ]) built by hand (no tube body needed).
 // Also the friction-contact solver alone, the energy ledger with friction, what a run reports,

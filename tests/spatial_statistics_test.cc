@@ -1,4 +1,4 @@
-// The statistics of supports in space (issue 25 §4) against physics: the point mass in a circular
+// The statistics of supports in space against physics: the point mass in a circular
 // clearance of doc/theory.md §10 whirling on the wall with friction (its wear work is the kinetic
 // energy lost over μ, in closed form; a whirl at nearly constant speed wears every sector alike),
 // a mass bouncing in the hole (impacts counted are the solver's impact events, the impact work is

@@ -1,4 +1,4 @@
-// Issue 10: clearance supports (rigid, flexible, preloaded), the random point forces of Antunes et
+// Clearance supports (rigid, flexible, preloaded), the random point forces of Antunes et
 // al. (2017) and the support statistics. What is asserted is physics: the PSD level and RMS of the
 // generated force, Parseval for the Welch estimate, the static reaction of a preloaded support
 // against the beam's closed-form flexibility, the stops' damping on their modes, and the energy

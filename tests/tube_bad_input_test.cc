@@ -1,4 +1,4 @@
-// Bad input of tubes and supports in space (issue 25): each exits with code 2 and one line naming
+// Bad input of tubes and supports in space: each exits with code 2 and one line naming
 // the file, the entry and the reason, and writes nothing (tests/bad_input_test.cc's rules).
 #include <gtest/gtest.h>
 

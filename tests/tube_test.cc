@@ -1,4 +1,4 @@
-// Tubes in space (issue 25, the structure's side): the tube's bending modes are the planar beam's
+// Tubes in space (the structure's side): the tube's bending modes are the planar beam's
 // in each plane, its torsion and axial modes converge to their closed forms, a load at an angle
 // deflects it along that angle and the rows of a support in space read it, a flexible support's
 // ring is a mass on springs in both directions, and the example's modes come in pairs.

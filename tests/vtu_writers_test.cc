@@ -1,4 +1,4 @@
-// Both VTU back ends (VTK's writer and deal.II's DataOutBase, issue 27) write the frame they are
+// Both VTU back ends (VTK's writer and deal.II's DataOutBase) write the frame they are
 // given: the same points, cells, arrays (names, components, values) and time. deal.II's is always
 // compiled into this test; VTK's where the build has VTK. deal.II's text is read back by a small
 // reader of our own (it always exists); where VTK is present, both texts are also read by VTK's

@@ -1,5 +1,6 @@
 # The first contact phase of the wave-mode reference against the number of modes and the sampling
-# step, as the paper's Figures 4-5 (Yin et al. 2007). Make the runs first (doc/validation.md §6):
+# step, as the paper's Figures 4-5 (Yin et al. 2007). Make the runs first
+# (doc/validation-wave-modes.md §6.3):
 #   for N in 10 50 100 2000; do vibroimpact simulate case.prm -o out/N$N -q \
 #     -s 'Simulation/Solver=wave-modes' -s 'Simulation/Final time=0.0079' -s 'Simulation/Output interval=0' \
 #     -s 'Simulation/Frame interval=0' -s "Wave modes/Number of modes=$N" -s 'Wave modes/Time step=3e-8'; done

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tabulates, at every value of a frequency sweep, the sweep's Poincaré points against the
-periodic orbits of forced-response branches at the same forcing frequency (issue 37 §4b).
+periodic orbits of forced-response branches at the same forcing frequency.
 
     vibroimpact sweep case.prm -o sweep
     vibroimpact continue case.prm -o up -s 'Continuation/Maximum points=1500' -s 'Continuation/Restarts=100'

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-# The tables of doc/periodic.md §7 (dispersion of the FE rod and its first nonsmooth mode): for
-# each mass matrix / element degree and mesh, the FE frequencies against the continuum's
-# (2n - 1) omega_1 (`spectrum`), and the massless-end branch from the closed-form orbit against
-# the closed-form backbone T = (L/c)(3 + sqrt(E_g/E)) (`backbone`). Plain Python, runs the program.
+# The spectrum table of doc/periodic.md §7 and the backbone table of doc/continuation-rod.md §1
+# (dispersion of the FE rod and its first nonsmooth mode): for each mass matrix / element degree
+# and mesh, the FE frequencies against the continuum's (2n - 1) omega_1 (`spectrum`), and the
+# massless-end branch from the closed-form orbit against the closed-form backbone
+# T = (L/c)(3 + sqrt(E_g/E)) (`backbone`). Plain Python, runs the program.
 #
 #   examples/rod_nonsmooth_mode/dispersion.py spectrum build/vibroimpact
 #   examples/rod_nonsmooth_mode/dispersion.py backbone build/vibroimpact [start E/E_g, default 10]

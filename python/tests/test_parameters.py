@@ -1,4 +1,4 @@
-"""Parameters and models in code (doc/python.md, issue 35 §3): vi.parameters lists what
+"""Parameters and models in code (doc/python.md): vi.parameters lists what
 `vibroimpact parameters` prints, a case built by Case.from_dict runs bit for bit as its file,
 to_prm and case[...] give the case back, overrides take NumPy values, and a misspelt entry is
 answered with the closest declared name; vi.__version__ is the program's."""

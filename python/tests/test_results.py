@@ -1,4 +1,4 @@
-"""Results at the prompt and in Jupyter (doc/python.md, issue 35 §5): they print their tables'
+"""Results at the prompt and in Jupyter (doc/python.md): they print their tables'
 shapes and the run's summary, render as HTML, turn into pandas DataFrames, every method says
 its parameters, returns and raises, and a long call reports its progress to a callback."""
 import inspect

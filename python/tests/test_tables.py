@@ -1,4 +1,4 @@
-"""Everything the command line writes reaches Python (doc/python.md, issue 35 §2): simulate()
+"""Everything the command line writes reaches Python (doc/python.md): simulate()
 returns every CSV table of the run (events of bodies and supports in space, statistics,
 spectra, force_pdf, support_forces, support_orbits, wear_sectors) equal to the files; continue_()
 returns the branch, its special points, the sampled orbits, the summary and the command line's

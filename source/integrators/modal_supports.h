@@ -1,5 +1,5 @@
 // Internal to the fixed-step modal solvers (modal-penalty, modal-uk): the spatial supports of a
-// model (model::SpatialSupport, issue 25) in modal coordinates. Each support's four kinematic
+// model (model::SpatialSupport) in modal coordinates. Each support's four kinematic
 // rows (r1, r2, axial, twist) are projected on the modes once, S Φ (4 × N), so that a step reads
 // a support's position with 2 N multiplications and never forms u = Φ q. The candidate contacts'
 // gaps and frames follow model::contact_frames exactly (the one geometry rule; a test checks the

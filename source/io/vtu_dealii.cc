@@ -1,10 +1,11 @@
 // The VTU back end on deal.II's DataOutBase (builds without VTK, e.g. beside Debian's ParaView,
-// issue 27). Runs of line cells that follow each other and carry equal cell values become one
-// patch with its points attached (points_are_available), so points are shared along a body as
-// in VTK's file; vertices are patches of dimension 0. deal.II writes one dimension per piece:
-// the file holds a piece of lines and a piece of vertices, which VTK's reader (and ParaView)
-// joins into one grid. The time is our own FieldData line, named and typed as VTK's writer does
-// ("TimeValue", Float64): deal.II's own (VtkFlags::time) is "TIME", Float32.
+// whose python3-paraview conflicts with VTK's development package). Runs of line cells that follow
+// each other and carry equal cell values become one patch with its points attached
+// (points_are_available), so points are shared along a body as in VTK's file; vertices are patches
+// of dimension 0. deal.II writes one dimension per piece: the file holds a piece of lines and a
+// piece of vertices, which VTK's reader (and ParaView) joins into one grid. The time is our own
+// FieldData line, named and typed as VTK's writer does ("TimeValue", Float64): deal.II's own
+// (VtkFlags::time) is "TIME", Float32.
 #include "vtu_form.h"
 
 #include <deal.II/base/data_out_base.h>

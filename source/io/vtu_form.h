@@ -1,7 +1,8 @@
 // One .vtu frame's content in a form that knows no writer: points, cells (lines and vertices),
 // point and cell arrays, and the frame's time. io/vtk_writer.cc forms it once; the build's one
 // back end turns it into the file's text (VTK's XML writer, or deal.II's DataOutBase where VTK's
-// development package cannot be installed beside ParaView, issue 27).
+// development package cannot be installed beside ParaView: Debian's python3-paraview conflicts
+// with it).
 #pragma once
 
 #include <vibroimpact/model/structural_model.h>

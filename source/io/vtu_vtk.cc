@@ -41,10 +41,11 @@ namespace vibroimpact::io
     }
 
 #ifdef VIBROIMPACT_WITH_LIBDEFLATE
-    // VTK's zlib compressor with its streams formed by libdeflate at its fastest level: the same
-    // format (a .vtu still names vtkZLibDataCompressor, whose reader inflates it), formed ~3.5
-    // times faster than by zlib's level 1 and a little smaller. zlib was a third of a frame's
-    // cost, the frames most of the writer thread's (doc/performance.md, issue 26).
+    // VTK's zlib compressor with its streams formed by libdeflate at its fastest level, since
+    // compression is much of a frame's cost and the frames most of the writer thread's
+    // (doc/performance.md, "Output: records, frames and plots"): the same format (a .vtu still
+    // names vtkZLibDataCompressor, whose reader inflates it), formed ~3.5 times faster than by
+    // zlib's level 1 and a little smaller.
     class LibdeflateZLibCompressor : public vtkZLibDataCompressor // its class name stays VTK's
     {
     public:
@@ -79,9 +80,9 @@ namespace vibroimpact::io
     };
 #endif
 
-    // zlib-format streams at the fastest level: a frame's compression was 80 % of its cost at
-    // VTK's default level (2.1e9 of 2.6e9 instructions for 101 frames of the six-support example)
-    // for files only 10-20 % larger (doc/performance.md, issue 26).
+    // zlib-format streams at the fastest level (doc/performance.md, "Output: records, frames and
+    // plots"): a frame's compression was 80 % of its cost at VTK's default level (2.1e9 of 2.6e9
+    // instructions for 101 frames of the six-support example) for files only 10-20 % larger.
     void compress_fast(vtkXMLUnstructuredGridWriter &writer)
     {
 #ifdef VIBROIMPACT_WITH_LIBDEFLATE

@@ -1,4 +1,4 @@
-// Closed-form periodic orbits: derivations in doc/periodic.md, "Closed forms".
+// Closed-form periodic orbits: derivations in doc/closed-forms.md.
 #include <vibroimpact/periodic/closed_forms.h>
 
 #include <Eigen/Eigenvalues>

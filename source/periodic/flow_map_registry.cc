@@ -80,7 +80,7 @@ namespace vibroimpact::periodic
   std::unique_ptr<PeriodicFlowMap> make_flow_map(const FlowMapInput &input)
   {
     const auto &c = input.continuation;
-    // No period map follows tubes in space yet (issue 25): one line, before any work.
+    // No period map follows tubes in space yet: one line, before any work.
     if (!input.model.spatial_supports.empty())
       throw io::InputError(c.filename, "Continuation/Flow map",
                            "'" + c.flow_map + "' cannot take spatial supports (Support " +

@@ -150,8 +150,8 @@ namespace vibroimpact::studies
   // vectors, weighs an eighth of a block), so what is held is bounded by the block, not by the
   // record. 32 blocks (8 k rows, 4 MB of the six-support history, ~0.15 s of its solve) outlast
   // the writer's longest job, compressing records.h5's 59 chunks that fill on the same row
-  // (~0.1 s): with 8 jobs, frames included, the solver waited through each (0.3–0.66 s of 2 s at
-  // 10⁵ rows, doc/performance.md).
+  // (~0.1 s): a queue of 8 jobs, frames included, would make the solver wait through each
+  // (doc/performance.md, "How a run writes").
   class SimulationStreams : public integrators::RowSink, public integrators::ResponseObserver
   {
   public:

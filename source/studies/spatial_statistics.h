@@ -1,4 +1,4 @@
-// The statistics of one support in space over a record (issue 25 §4), by the row rule of
+// The statistics of one support in space over a record, by the row rule of
 // doc/udwadia_kalaba.md ("Supports in space"), and the outputs only supports in space have
 // (support_orbits.csv's occupancy and support_orbits.png). Internal to support_statistics.cc,
 // whose accumulator keeps one SpatialTally per support in space.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/install-deps on a machine where Debian's ParaView (python3-paraview) is installed, with
-# apt-get, dpkg-query and sudo replaced by fakes that act as Debian 12's do (issue 27): nothing is
+# apt-get, dpkg-query and sudo replaced by fakes that act as Debian 12's do: nothing is
 # removed, everything but libvtk9-dev is installed, one line says so, and a second run only checks.
 # Without ParaView libvtk9-dev is installed as before.
 set -uo pipefail

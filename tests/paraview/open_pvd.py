@@ -1,5 +1,5 @@
 # Opens .pvd records with ParaView's reader (run by pvpython): every time step the record lists is
-# one ParaView offers, and each loads with points, cells and point arrays (issue 27: the files of
+# one ParaView offers, and each loads with points, cells and point arrays (the files of
 # either VTU writer open in ParaView).
 import sys
 import xml.etree.ElementTree as ElementTree

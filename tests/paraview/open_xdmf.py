@@ -1,5 +1,5 @@
 # Opens HDF5 runs' solution.xdmf with each of ParaView's XDMF readers (run by pvpython) and checks
-# it against the same run's .pvd (issue 26 §2, issue 27): the same time steps, and at every step
+# it against the same run's .pvd: the same time steps, and at every step
 # the same points, cells and point arrays (values as in the .vtu: deal.II's writer keeps single
 # precision), with `body` a cell array (VTK's .vtu: a cell array; deal.II's: a point array).
 #

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs three examples (beams on supports; a beam on a rod; point masses) with
 # `Simulation/Output format` csv and hdf5 and opens each run's solution.xdmf with ParaView's XDMF
-# readers through pvpython (open_xdmf.py): the .pvd's time steps, points, cells and arrays (issue
-# 26 §2, checked in ParaView for issue 27). Exit 77 (ctest: skipped) without ParaView's Python.
+# readers through pvpython (open_xdmf.py): the .pvd's time steps, points, cells and arrays
+# (the files of either VTU writer). Exit 77 (ctest: skipped) without ParaView's Python.
 set -uo pipefail
 cli=$1 root=$2 work=$3
 source "$root/tests/paraview/pvpython.sh"

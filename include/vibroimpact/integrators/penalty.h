@@ -6,7 +6,7 @@
 // (clipped at zero: a contact never pulls), integrated by the same velocity-Verlet. For a single
 // impact at speed v0 it restitutes e ≈ 1 − (2/3) μ_p v0 (doc/udwadia_kalaba.md).
 //
-// Spatial supports (model::SpatialSupport, issue 25): the same normal force on each candidate
+// Spatial supports (model::SpatialSupport): the same normal force on each candidate
 // contact's penetration, and Coulomb friction regularised by an elastic–plastic stick spring of
 // stiffness k_t (penalty/spatial_penalty.h; doc/udwadia_kalaba.md "Penalty contacts in space").
 #pragma once

@@ -10,7 +10,7 @@
 // tensile. After every step the violations of the closed set are projected out (eqs. 18–19):
 // q ← q − B_S⁺ g_S, q' ← q' − B_S⁺ B_S q'. Velocity-Verlet at a fixed step.
 //
-// Spatial supports (model::SpatialSupport, issue 25), frictionless: every candidate contact is a
+// Spatial supports (model::SpatialSupport), frictionless: every candidate contact is a
 // constraint along its current normal, with the annular normal's centripetal term in g̈ and
 // Newton's restitution of the support at impacts (udwadia_kalaba/spatial_udwadia_kalaba.cc;
 // doc/udwadia_kalaba.md "Spatial supports"); the projection is then always on.

@@ -1,4 +1,4 @@
-// Supports that hold a tube moving in both transverse planes (issue 25): a circular hole
+// Supports that hold a tube moving in both transverse planes: a circular hole
 // (annular), two parallel bars (flat bar) or a convex polygon of straight sides (trefoil,
 // quatrefoil drilled supports), rigid or flexible, with Coulomb friction. The support is plain
 // data on the seam; `contact_frames` is the one place where its geometry becomes contacts

@@ -1,5 +1,5 @@
 // Closed-form periodic orbits that the shooting and continuation code is tested against
-// (derivations in doc/periodic.md, "Closed forms"):
+// (derivations in doc/closed-forms.md):
 //
 //   2-DOF chain   ground–k1–m1–k2–m2, rigid stop at q2 = g. The e = 1 orbits with one impact per
 //                 period, symmetric about the impact: two linear equations give the modal
@@ -94,12 +94,12 @@ namespace vibroimpact::periodic
 
   OneImpactFamily one_impact_family(const TwoDofChain &chain, unsigned int j, unsigned int cycles = 1);
 
-  // Every family of one-impact orbits with periods in (0, max_period] (doc/periodic.md, "The
-  // complete set"): the impact velocity is g ω1 ω2 sin(ω1T/2) sin(ω2T/2) det Φ / D(T), so a family
-  // can end only at a grazing linear mode (T = n T_j), at a pole (D = 0, E → ∞) or by grazing
-  // inside the period. The families of every n T_j ≤ max_period, then a scan of T in steps of
-  // T_2/1000 for admissible orbits outside them (families that leave no linear mode). Sorted by
-  // the lower end of their period range.
+  // Every family of one-impact orbits with periods in (0, max_period] (doc/closed-forms.md,
+  // "The complete set of one-impact families"): the impact velocity is
+  // g ω1 ω2 sin(ω1T/2) sin(ω2T/2) det Φ / D(T), so a family can end only at a grazing linear mode
+  // (T = n T_j), at a pole (D = 0, E → ∞) or by grazing inside the period. The families of every
+  // n T_j ≤ max_period, then a scan of T in steps of T_2/1000 for admissible orbits outside them
+  // (families that leave no linear mode). Sorted by the lower end of their period range.
   std::vector<OneImpactFamily> one_impact_families(const TwoDofChain &chain, double max_period);
 
   // m2 held at the stop from t = 0 with m1 at (q1, v1): m1 ẍ1 = −(k1 + k2) x1 + k2 g, so
@@ -176,7 +176,7 @@ namespace vibroimpact::periodic
   // ── Forced impact oscillator ───────────────────────────────────────────────────────────────
 
   // m ẍ + 2ζ√(km) ẋ + k x = F sin Ωt, with x ≤ gap (a rigid stop above) and the Newton law
-  // v+ = −e v− (doc/periodic.md, "The forced impact oscillator").
+  // v+ = −e v− (doc/closed-forms.md, "Closed forms: the forced impact oscillator").
   struct ImpactOscillator
   {
     double mass = 1.0, stiffness = 1.0, damping_ratio = 0.05;

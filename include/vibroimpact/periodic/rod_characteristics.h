@@ -1,5 +1,5 @@
 // The wave-based period map of a uniform fixed–free rod with a stop at its free end
-// (Continuation/Flow map = characteristics, issue 24 §1): the rod's right- and left-going strain
+// (Continuation/Flow map = characteristics): the rod's right- and left-going strain
 // waves on the rod's N elements, moved one cell per step Δt = Δx/c. Transport on that grid is exact
 // (the "magic" Courant number 1), so every linear motion has period 4L/c and every mode is exactly
 // (2n − 1)ω1: the discretisation has no dispersion. The contact is Signorini's at the end, decided

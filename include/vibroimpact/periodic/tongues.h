@@ -1,4 +1,4 @@
-// Internal-resonance tongues on a branch of free orbits (issue 24, §2): a finite-element model's
+// Internal-resonance tongues on a branch of free orbits: a finite-element model's
 // modes are not commensurate like the continuum's, so where a multiple of the orbit's frequency
 // meets one of them the branch runs at that frequency while the energy changes by decades (the
 // smooth-NNM literature's tongues). A point is on a tongue when its frequency is locked, |d ln ω|
@@ -6,7 +6,7 @@
 // resonance_tolerance, r ≤ max_ratio) with a mode of the map, free or with its contacts held;
 // its label names them ("mode 7 at 1:5", "held mode 6 at 1:10"), or "locked" when no linear mode
 // is that close (the orbit switches between the free and the held system, so the lock need not
-// sit on either's spectrum). Measurements in doc/periodic.md §8.
+// sit on either's spectrum). Measurements in doc/continuation-rod.md §2.
 #pragma once
 
 #include <vibroimpact/periodic/continuation.h>

@@ -1,5 +1,5 @@
-// Mesh convergence of a nonsmooth mode (`vibroimpact converge` with Convergence/Study = branch,
-// issue 24 §3): the case's Continuation family traced on the case's mesh and on bisections of it
+// Mesh convergence of a nonsmooth mode (`vibroimpact converge` with Convergence/Study = branch):
+// the case's Continuation family traced on the case's mesh and on bisections of it
 // (Convergence/Refinement cycles, the meshes the other convergence studies use), then each branch
 // interpolated at fixed energies (cubic in ln E on neighbouring backbone points) for its frequency
 // and its orbit's contact fraction (the part of the period a contact is closed, summed over the

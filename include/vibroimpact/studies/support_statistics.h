@@ -1,7 +1,7 @@
 // What users of clearance supports read (Antunes et al. 2017; the fretting-wear literature):
 // per support, over a record, the impacts and their peak forces, the contact time, the contact
 // force's RMS and peak, the energy the support takes and the normal work rate, and the PSD of
-// the displacement at the support (Welch, FFTW); for a support in space (issue 25 §4) also the
+// the displacement at the support (Welch, FFTW); for a support in space also the
 // shock and rebound durations, the tangential force, the friction and wear work and the Archard
 // wear per angular sector, and the PSDs of its orbit along e1 and e2. Computed from the rows of
 // a ResponseHistory, so that every solver is measured by one rule (doc/udwadia_kalaba.md,

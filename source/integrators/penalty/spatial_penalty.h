@@ -1,4 +1,4 @@
-// Internal to the modal penalty solver: its spatial supports (issue 25) with Hunt–Crossley normal
+// Internal to the modal penalty solver: its spatial supports with Hunt–Crossley normal
 // forces and regularised Coulomb friction, doc/udwadia_kalaba.md "Penalty contacts in space".
 //
 // Per candidate contact (model::contact_frames' gap and frame, on the modal rows of

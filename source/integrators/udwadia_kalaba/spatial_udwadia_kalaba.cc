@@ -1,4 +1,4 @@
-// The modal Udwadia–Kalaba solver on a model with spatial supports (issue 25), frictionless:
+// The modal Udwadia–Kalaba solver on a model with spatial supports, frictionless:
 // every candidate contact of every support (model::contact_frames' gap and normal, on the modal
 // rows of modal_supports.h) and every planar contact is one unilateral constraint g(q) ≥ 0.
 // A closed set S imposes g̈_S = 0 at the acceleration level,
