@@ -436,8 +436,8 @@ namespace vibroimpact
     settings.tongue_family_points             = 60;
     const auto backbone = periodic::continue_free_family(flow, settings);
     ASSERT_FALSE(backbone.points.empty()) << backbone.stop_reason;
-    ASSERT_EQ(backbone.tongue_families.size(), 2u) << "one tongue stepped over: its two flanks";
-    const auto &onward = backbone.tongue_families[0], &back = backbone.tongue_families[1];
+    ASSERT_EQ(backbone.children.size(), 2u) << "one tongue stepped over: its two flanks";
+    const auto &onward = backbone.children[0], &back = backbone.children[1];
 
     ASSERT_GE(onward.points.size(), 5u) << onward.stop_reason;
     const double omega4 = 2 * M_PI / flow.linear_period(4);

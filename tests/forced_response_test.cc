@@ -151,7 +151,7 @@ TEST(ForcedResponse, ImpactOscillatorBranchIsTheClosedFormWithoutJumps)
   for (const auto &p : branch.points)
     {
       EXPECT_FALSE(p.jumped) << "omega " << p.frequency;
-      if (p.impacts != 1 || p.sticking_phases != 0 || !p.admissible || p.special == "fold")
+      if (p.impacts != 1 || p.sticking_phases != 0 || !p.admissible || p.special == periodic::SpecialPoint::fold)
         continue; // at the fold the state moves like the square root of Ω: checked by its Ω below
       const auto closed = nearest_closed_form(p);
       EXPECT_LT((closed.state_at_zero - p.state).norm(), 1e-8 * (1 + p.state.norm())) << "omega " << p.frequency;
@@ -170,7 +170,7 @@ TEST(ForcedResponse, ImpactOscillatorBranchIsTheClosedFormWithoutJumps)
   const double closed_fold = periodic::forced_one_impact_fold(oscillator, 1.7, 1.8);
   unsigned int folds       = 0;
   for (const auto &p : branch.points)
-    if (p.special == "fold" && p.impacts == 1)
+    if (p.special == periodic::SpecialPoint::fold && p.impacts == 1)
       {
         EXPECT_NEAR(p.frequency, closed_fold, 1e-8 * closed_fold);
         ++folds;
@@ -182,7 +182,7 @@ TEST(ForcedResponse, ImpactOscillatorBranchIsTheClosedFormWithoutJumps)
   const double closed_grazing = periodic::forced_grazing_frequencies(oscillator).at(0);
   unsigned int vanishing      = 0;
   for (const auto &p : branch.points)
-    if (p.special == "grazing" && p.impacts == 1 && p.min_impact_velocity < 1e-3)
+    if (p.special == periodic::SpecialPoint::grazing && p.impacts == 1 && p.min_impact_velocity < 1e-3)
       {
         EXPECT_NEAR(p.frequency, closed_grazing, 1e-8 * closed_grazing);
         ++vanishing;
@@ -191,9 +191,9 @@ TEST(ForcedResponse, ImpactOscillatorBranchIsTheClosedFormWithoutJumps)
   std::cout << std::setprecision(12) << "impact oscillator branch: " << branch.points.size() << " points, "
             << one_impact << " with one impact (" << stable << " stable)\n";
   for (const auto &p : branch.points)
-    if (!p.special.empty())
+    if (p.special != periodic::SpecialPoint::none)
       {
-        std::cout << "  " << p.special << " at omega " << p.frequency << ", impacts " << p.impacts
+        std::cout << "  " << periodic::name(p.special) << " at omega " << p.frequency << ", impacts " << p.impacts
                   << ", impact velocity " << p.min_impact_velocity;
         if (p.impacts == 1)
           std::cout << " (closed form " << nearest_closed_form(p).impact_velocity << ")";
@@ -216,12 +216,12 @@ TEST(ForcedResponse, ImpactOscillatorDownwardBranchMeetsTheGrazingAndTheClosedFo
   unsigned int grazings = 0, one_impact = 0;
   for (const auto &p : branch.points)
     {
-      if (p.special == "grazing" && p.impacts == 0)
+      if (p.special == periodic::SpecialPoint::grazing && p.impacts == 0)
         {
           EXPECT_NEAR(p.frequency, closed_grazing, 1e-8 * closed_grazing);
           ++grazings;
         }
-      if (p.impacts != 1 || p.sticking_phases != 0 || !p.admissible || !p.special.empty())
+      if (p.impacts != 1 || p.sticking_phases != 0 || !p.admissible || p.special != periodic::SpecialPoint::none)
         continue;
       const auto closed = nearest_closed_form(p);
       EXPECT_LT((closed.state_at_zero - p.state).norm(), 1e-8 * (1 + p.state.norm())) << "omega " << p.frequency;
@@ -233,7 +233,7 @@ TEST(ForcedResponse, ImpactOscillatorDownwardBranchMeetsTheGrazingAndTheClosedFo
   // down jumps there, at 1.2696 rad/s): that orbit's stretch is traced back over the frequencies
   // the restart skipped, so the break lands within 0.5 % of the grazing (at 1.4069; 10 % without).
   for (std::size_t k = 1; k < branch.points.size(); ++k)
-    if (branch.points[k].jumped && branch.points[k - 1].special == "grazing" && branch.points[k - 1].impacts == 0)
+    if (branch.points[k].jumped && branch.points[k - 1].special == periodic::SpecialPoint::grazing && branch.points[k - 1].impacts == 0)
       {
         EXPECT_TRUE(branch.points[k].restarted);
         EXPECT_EQ(branch.points[k].impacts, 1u);
@@ -275,7 +275,7 @@ TEST(ForcedResponse, BeamNeimarkSackerIsLocatedWhereAComplexPairCrossesTheUnitCi
   };
   unsigned int located = 0;
   for (std::size_t k = 1; k + 1 < branch.points.size(); ++k)
-    if (branch.points[k].special == "Neimark-Sacker")
+    if (branch.points[k].special == periodic::SpecialPoint::neimark_sacker)
       {
         const auto mu = largest(branch.points[k]);
         EXPECT_NEAR(std::abs(mu), 1.0, 1e-8) << "omega " << branch.points[k].frequency;
@@ -302,7 +302,7 @@ TEST(ForcedResponse, BeamChatterStickingTransitionIsMarked)
      "Continuation/Maximum points=50"});
   unsigned int marked = 0;
   for (std::size_t k = 1; k + 1 < branch.points.size(); ++k)
-    if (branch.points[k].special == "chatter-sticking")
+    if (branch.points[k].special == periodic::SpecialPoint::chatter_sticking)
       {
         const auto &before = branch.points[k - 1], &at = branch.points[k], &after = branch.points[k + 1];
         EXPECT_EQ(at.sticking_phases, before.sticking_phases) << "the end of the stretch is of the stretch's kind";
@@ -353,7 +353,7 @@ TEST(ForcedResponse, BeamStepAfterAFoldKeepsToItsOrbit)
   unsigned int folds = 0;
   for (std::size_t k = 1; k < branch.points.size(); ++k)
     {
-      folds += branch.points[k].special == "fold" ? 1 : 0;
+      folds += branch.points[k].special == periodic::SpecialPoint::fold ? 1 : 0;
       if (branch.points[k].restarted)
         continue;
       const auto &before = branch.points[k - 1], &after = branch.points[k];
@@ -410,14 +410,14 @@ TEST(ForcedResponse, BeamGrazingsCrossedByOrdinaryStepsAreLocated)
         const auto &a = branch.points[k - 1], &g = branch.points[k], &b = branch.points[k + 1];
         if (b.restarted || g.restarted)
           continue;
-        if ((g.special == "grazing" || g.special == "chatter-sticking") && kind_of(a) == kind_of(g) &&
+        if ((g.special == periodic::SpecialPoint::grazing || g.special == periodic::SpecialPoint::chatter_sticking) && kind_of(a) == kind_of(g) &&
             kind_of(g) != kind_of(b))
           {
             ++located_and_not.first;
             EXPECT_GE(g.frequency, std::min(a.frequency, b.frequency)) << "point " << k;
             EXPECT_LE(g.frequency, std::max(a.frequency, b.frequency)) << "point " << k;
           }
-        else if (kind_of(g) != kind_of(b) && g.special.empty() && b.special.empty())
+        else if (kind_of(g) != kind_of(b) && g.special == periodic::SpecialPoint::none && b.special == periodic::SpecialPoint::none)
           ++located_and_not.second;
       }
     return located_and_not;

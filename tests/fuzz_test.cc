@@ -81,7 +81,7 @@ namespace
     return std::regex_match(value, number);
   }
 
-  enum class Outcome
+  enum class FuzzOutcome
   {
     success,
     bad_input,
@@ -90,7 +90,7 @@ namespace
 
   struct Result
   {
-    Outcome     outcome = Outcome::success;
+    FuzzOutcome     outcome = FuzzOutcome::success;
     std::string message;
   };
 
@@ -118,7 +118,7 @@ namespace
       }
     catch (const io::InputError &e)
       {
-        result.outcome = Outcome::bad_input;
+        result.outcome = FuzzOutcome::bad_input;
         result.message = e.what();
       }
     catch (const std::logic_error &)
@@ -127,7 +127,7 @@ namespace
       }
     catch (const std::runtime_error &e)
       {
-        result.outcome = Outcome::numerical_failure;
+        result.outcome = FuzzOutcome::numerical_failure;
         result.message = e.what();
       }
     return result;
@@ -192,8 +192,8 @@ namespace
   void run_mutations(const std::vector<Mutation> &mutations)
   {
     const auto start = std::chrono::steady_clock::now();
-    std::map<Outcome, unsigned int> counts;
-    std::map<std::string, std::map<Outcome, unsigned int>> per_value;
+    std::map<FuzzOutcome, unsigned int> counts;
+    std::map<std::string, std::map<FuzzOutcome, unsigned int>> per_value;
     for (const auto &m : mutations)
       {
         Result     result;
@@ -213,7 +213,7 @@ namespace
           std::cerr << "fuzz-case " << int(result.outcome) << " | "
                     << std::chrono::duration<double>(std::chrono::steady_clock::now() - case_start).count() << " s | "
                     << m.description << " | " << result.message << "\n";
-        if (result.outcome == Outcome::bad_input)
+        if (result.outcome == FuzzOutcome::bad_input)
           {
             EXPECT_EQ(result.message.find('\n'), std::string::npos) << m.description << ": " << result.message;
             // file: Section/Entry: reason (or "command line: -s Section/Entry: reason")
@@ -222,18 +222,18 @@ namespace
             EXPECT_GE(std::count(result.message.begin(), result.message.end(), ':'), 2) << m.description << ": "
                                                                                             << result.message;
           }
-        if (result.outcome == Outcome::numerical_failure)
+        if (result.outcome == FuzzOutcome::numerical_failure)
           {
             EXPECT_FALSE(result.message.empty()) << m.description;
           }
       }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << "fuzz: " << mutations.size() << " numeric mutations in " << seconds << " s: "
-              << counts[Outcome::success] << " ran, " << counts[Outcome::bad_input] << " rejected as bad input, "
-              << counts[Outcome::numerical_failure] << " numerical failures\n";
+              << counts[FuzzOutcome::success] << " ran, " << counts[FuzzOutcome::bad_input] << " rejected as bad input, "
+              << counts[FuzzOutcome::numerical_failure] << " numerical failures\n";
     for (auto &[value, outcomes] : per_value)
-      std::cout << "fuzz: value '" << value << "': " << outcomes[Outcome::success] << " ran, "
-                << outcomes[Outcome::bad_input] << " bad input, " << outcomes[Outcome::numerical_failure]
+      std::cout << "fuzz: value '" << value << "': " << outcomes[FuzzOutcome::success] << " ran, "
+                << outcomes[FuzzOutcome::bad_input] << " bad input, " << outcomes[FuzzOutcome::numerical_failure]
                 << " numerical failures\n";
   }
 

@@ -26,7 +26,7 @@ namespace
     return file;
   }
 
-  integrators::MoreauJeanSettings read(const fs::path &file)
+  integrators::MoreauJeanSettings read_moreau_jean(const fs::path &file)
   {
     io::ParameterFile               prm(file.string(), {});
     integrators::MoreauJeanSettings s;
@@ -41,7 +41,7 @@ namespace
   {
     try
       {
-        read(write_prm(name, body));
+        read_moreau_jean(write_prm(name, body));
       }
     catch (const io::InputError &e)
       {
@@ -53,7 +53,7 @@ namespace
 
 TEST(IntegratorsParameters, ReadsEveryEntry)
 {
-  const auto s = read(write_prm("good", "  set Theta = 0.75\n  set Time step = 0.002\n"
+  const auto s = read_moreau_jean(write_prm("good", "  set Theta = 0.75\n  set Time step = 0.002\n"
                                         "  set LCP solver = enum\n"
                                         "  set Energy correction = true\n"
                                         "  set Correction direction = non-contact\n"));
@@ -63,7 +63,7 @@ TEST(IntegratorsParameters, ReadsEveryEntry)
   EXPECT_TRUE(s.energy_correction);
   EXPECT_EQ(s.correction_direction, integrators::CorrectionDirection::non_contact);
   // Unset entries keep the settings' defaults: the binding declared them as the defaults.
-  EXPECT_DOUBLE_EQ(read(write_prm("empty", "")).theta, integrators::MoreauJeanSettings().theta);
+  EXPECT_DOUBLE_EQ(read_moreau_jean(write_prm("empty", "")).theta, integrators::MoreauJeanSettings().theta);
 }
 
 TEST(IntegratorsParameters, BadValuesNameTheParameter)

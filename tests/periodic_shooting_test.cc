@@ -391,7 +391,7 @@ TEST(PeriodicShooting, EnergyFoldsOfTheOneImpactFamiliesAreLocatedAtTheClosedFor
       const std::string name   = periodic::family_name(settings);
       const periodic::BranchPoint *fold = nullptr;
       for (const auto &p : branch.points)
-        if (p.special == "fold")
+        if (p.special == periodic::SpecialPoint::fold)
           {
             EXPECT_EQ(fold, nullptr) << name << ": a second fold at T = " << p.period;
             fold = &p;

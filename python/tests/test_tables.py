@@ -88,7 +88,7 @@ def test_continue_returns_branch_special_points_orbits_and_warnings(tmp_path):
     case = SOURCE / "examples/impact_oscillator/case.prm"
     # Orbit point 30 of a branch cut at 25 points: the command line warns that it wrote no orbit.
     overrides = {"Continuation/Maximum points": 25, "Continuation/Orbit points": "0, 12, 30",
-                 "Continuation/Samples per orbit": 64}
+                 "Continuation/Samples per orbit": 64, "Continuation/Switch branches": "none"}
     with pytest.warns(vi.VibroimpactWarning, match="no orbit_0_30 written"):
         result = vi.Case(case, overrides=overrides).continue_()
     out = tmp_path / "cli"

@@ -110,6 +110,37 @@ namespace vibroimpact::periodic
             "(above 3 %).");
     }
 
+    // Which families are followed from the located special points (branch switching).
+    void bind_switching(io::ParameterSection &s, ContinuationCase &c)
+    {
+      ContinuationSettings    &p = c.settings;
+      std::vector<std::string> kinds;
+      for (const SpecialPoint kind : p.switch_at)
+        kinds.emplace_back(name(kind));
+      if (kinds.empty())
+        kinds.emplace_back("none");
+      s.add("Switch branches", kinds,
+            "none, or the special points whose families are followed too: period doubling (the period-2 family, "
+            "over twice the period, traced from the point until it ends), branch point (the secondary family, "
+            "both ways). Each family is a family of its own in branch.csv, its parent and the point named.");
+      s.add("Switch depth", p.switch_depth, 1, 10,
+            "Switching again on the families switched to, down to this depth (2: the period-4 family at the "
+            "period-2 family's own period doubling).");
+      if (!s.reading())
+        return;
+      p.switch_at.clear();
+      for (const auto &text : kinds)
+        {
+          if (text == "none" || text.empty())
+            continue;
+          const auto kind = special_point_named(text);
+          if (!kind || switching(*kind) == Switching::none)
+            s.fail("Switch branches", "'" + text + "' is not a special point one switches at (none, period doubling, "
+                                      "branch point)");
+          p.switch_at.push_back(*kind);
+        }
+    }
+
     // The maps' own entries: the event-driven map's modes, damping, chatter and massless nodes;
     // the Moreau–Jean map's steps.
     void bind_map_settings(io::ParameterSection &s, ContinuationCase &c)
@@ -212,6 +243,7 @@ namespace vibroimpact::periodic
     bind_map_and_orbits(s, c);
     bind_bounds(s, c);
     bind_steps(s, c.settings);
+    bind_switching(s, c);
     bind_map_settings(s, c);
     bind_start_and_output(s, c);
     if (s.reading())

@@ -61,7 +61,8 @@ namespace boost::serialization
   template <class Archive>
   void serialize(Archive &ar, vibroimpact::periodic::Branch &b, const unsigned int)
   {
-    ar &b.family &b.points &b.stop_reason &b.restarts &b.failed &b.flow_evaluations &b.at_frequencies &b.tongue_families;
+    ar &b.family &b.points &b.stop_reason &b.restarts &b.failed &b.flow_evaluations &b.at_frequencies &b.children &b.parent &b.born_at
+      &b.born_at_parameter;
     ar &b.way_down;
   }
 } // namespace boost::serialization
@@ -117,19 +118,34 @@ namespace vibroimpact::studies
     std::string special_point_clauses(const std::vector<periodic::Branch> &branches, const std::size_t special_column,
                                       const std::string &x, const std::string &y, const bool titled)
     {
-      const std::pair<const char *, int> kinds[] = {{"fold", 7},           {"branch point", 5},
-                                                    {"period doubling", 9}, {"Neimark-Sacker", 11},
-                                                    {"grazing", 13},        {"chatter-sticking", 3}};
+      const auto point_type = [](const periodic::SpecialPoint kind) {
+        switch (kind)
+          {
+            case periodic::SpecialPoint::fold:
+              return 7;
+            case periodic::SpecialPoint::branch_point:
+              return 5;
+            case periodic::SpecialPoint::period_doubling:
+              return 9;
+            case periodic::SpecialPoint::neimark_sacker:
+              return 11;
+            case periodic::SpecialPoint::grazing:
+              return 13;
+            default:
+              return 3;
+          }
+      };
       std::string clauses;
-      for (const auto &[kind, point_type] : kinds)
+      for (const periodic::SpecialPoint kind : periodic::special_point_kinds)
         {
-          const bool present = std::any_of(branches.begin(), branches.end(), [&, kind = kind](const auto &b) {
+          const bool present = std::any_of(branches.begin(), branches.end(), [&](const auto &b) {
             return std::any_of(b.points.begin(), b.points.end(), [&](const auto &p) { return p.special == kind; });
           });
+          const std::string name(periodic::name(kind));
           if (present)
-            clauses += ", \\\n     '< awk -F, ''NR > 1 && $" + std::to_string(special_column) + " == \"" + kind +
-                       "\"'' branch.csv' using " + x + ":" + y + " with points pt " + std::to_string(point_type) +
-                       " ps 1.2 lc 'black' " + (titled ? "title '" + std::string(kind) + "'" : std::string("notitle"));
+            clauses += ", \\\n     '< awk -F, ''NR > 1 && $" + std::to_string(special_column) + " == \"" + name +
+                       "\"'' branch.csv' using " + x + ":" + y + " with points pt " + std::to_string(point_type(kind)) +
+                       " ps 1.2 lc 'black' " + (titled ? "title '" + name + "'" : std::string("notitle"));
         }
       return clauses;
     }
@@ -140,7 +156,10 @@ namespace vibroimpact::studies
                                const std::vector<double> &linear_frequencies, const bool forced,
                                const io::CsvTable &table)
     {
-      const std::size_t tongue_column = table.columns.size() - 1; // 1-based: tongue, then special
+      std::size_t tongue_column = 0; // 1-based, gnuplot's; special follows it
+      while (table.columns[tongue_column].name != "tongue")
+        ++tongue_column;
+      ++tongue_column;
       const auto       &tongues       = table.columns[tongue_column - 1].cells;
       const auto        has           = [&](const std::size_t b, const auto &which) {
         std::size_t row = 0;
@@ -227,7 +246,8 @@ namespace vibroimpact::studies
               {
                 gp << (first ? "" : ", \\\n     ") << lines << " using (($1 == " << b << " && $10 == " << stable
                    << ") ? $4 : 1/0):" << amplitude << " with lines lw 2 dt " << (stable ? 1 : 2) << " lc " << b + 1
-                   << " title '" << probe << (stable ? " stable" : " unstable") << "'";
+                   << " title '" << probe << (branches.size() > 1 ? ", " + branches[b].family : std::string())
+                   << (stable ? " stable" : " unstable") << "'";
                 first = false;
               }
           // Each kind's key entry once, with the first probe.
@@ -450,6 +470,24 @@ namespace vibroimpact::studies
     }
   } // namespace
 
+  namespace
+  {
+    // The children of the last branch (tongue families, switched families) moved behind it, each
+    // followed by its own, depth first.
+    void append_children(ContinuationResult &result, const bool free)
+    {
+      auto children = std::move(result.branches.back().children);
+      result.branches.back().children.clear();
+      for (auto &child : children)
+        {
+          result.branches.push_back(std::move(child));
+          if (free)
+            result.linear_frequencies.push_back(result.linear_frequencies.back());
+          append_children(result, free);
+        }
+    }
+  } // namespace
+
   ContinuationResult run_continuation(const periodic::ContinuationCase &cc, periodic::PeriodicFlowMap &flow,
                                       const MPI_Comm comm, const bool quiet)
   {
@@ -485,15 +523,8 @@ namespace vibroimpact::studies
             const unsigned int n = cc.start == periodic::StartKind::linear_mode ? cc.cycles_of(f) : 1;
             result.linear_frequencies.push_back(2 * M_PI / (n * flow.linear_period(static_cast<unsigned int>(families[f]))));
           }
-        // Its tongues' families follow it, born where it is.
-        auto tongue_families = std::move(result.branches.back().tongue_families);
-        result.branches.back().tongue_families.clear();
-        for (auto &tongue : tongue_families)
-          {
-            result.branches.push_back(std::move(tongue));
-            if (cc.kind == periodic::OrbitKind::free)
-              result.linear_frequencies.push_back(result.linear_frequencies.back());
-          }
+        // The families born on it follow it (their own children after each), born where it is.
+        append_children(result, cc.kind == periodic::OrbitKind::free);
       }
     result.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
@@ -605,16 +636,28 @@ namespace vibroimpact::studies
                             periodic::PeriodicFlowMap &flow, const model::StructuralModel &m)
   {
     io::CsvTable table   = orbit_columns(m);
-    auto         tongues = tongue_column(result, cc, flow); // the last columns: tongue, special
-    io::CsvTable::Column special{"special", io::CsvTable::Column::Kind::text, {}, {}};
-    for (std::size_t b = 0; b < result.branches.size(); ++b)
-      for (std::size_t k = 0; k < result.branches[b].points.size(); ++k)
-        {
-          add_orbit_row(table, b, k, result.branches[b].points[k], cc, flow, m);
-          special.cells.push_back(result.branches[b].points[k].special);
-        }
-    table.columns.push_back(std::move(tongues));
-    table.columns.push_back(std::move(special));
+    auto         tongues = tongue_column(result, cc, flow); // the last columns: tongue, special, parent, born_at
+    using Kind           = io::CsvTable::Column::Kind;
+    io::CsvTable::Column special{"special", Kind::text, {}, {}}, parent{"parent", Kind::text, {}, {}},
+      born_at{"born_at", Kind::text, {}, {}};
+    const auto &branches = result.branches;
+    for (std::size_t b = 0; b < branches.size(); ++b)
+      {
+        // The family this one was born on (its index in the family column), and at what point.
+        std::string parent_index;
+        for (std::size_t f = 0; f < b && !branches[b].parent.empty(); ++f)
+          if (branches[f].family == branches[b].parent)
+            parent_index = std::to_string(f);
+        for (std::size_t k = 0; k < branches[b].points.size(); ++k)
+          {
+            add_orbit_row(table, b, k, branches[b].points[k], cc, flow, m);
+            special.cells.emplace_back(periodic::name(branches[b].points[k].special));
+            parent.cells.push_back(parent_index);
+            born_at.cells.emplace_back(periodic::name(branches[b].born_at));
+          }
+      }
+    for (auto *column : {&tongues, &special, &parent, &born_at})
+      table.columns.push_back(std::move(*column));
     return table;
   }
 

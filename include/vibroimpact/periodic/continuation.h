@@ -1,6 +1,8 @@
 // Families of periodic orbits by shooting on a PeriodicFlowMap, continued by Trilinos LOCA
 // (arc length, adaptive steps, LAPACK group): what is ours is the shooting residual, its Jacobian
 // and the bookkeeping (energy, impacts, sticking phases, Floquet multipliers, admissibility).
+// The parts (a periodic problem, the continuation driver, special points, branch strategies) are
+// in source/periodic/continuation/; doc/architecture.md shows how they fit.
 //
 // Free (conservative) families: unknowns (x0, T, α), equations
 //   x(T; x0, α) − x0 = 0,   ⟨x0 − x_ref, f(x_ref)⟩ = 0 (phase),   H(x0) − E = 0,
@@ -10,6 +12,7 @@
 #pragma once
 
 #include <vibroimpact/periodic/flow_map.h>
+#include <vibroimpact/periodic/special_point.h>
 
 #include <complex>
 #include <functional>
@@ -80,8 +83,15 @@ namespace vibroimpact::periodic
     double       tongue_lock = 1e-3;
     // With tongue_jump: each tongue the backbone stepped over is traced as its own family (the
     // subharmonic family that meets the backbone there), onward from its entry and back from the
-    // first orbit past it, up to this many points each (Branch::tongue_families; 0: not traced).
+    // first orbit past it, up to this many points each (Branch::children; 0: not traced).
     unsigned int tongue_family_points = 0;
+    // Forced responses: an orbit spans this many forcing periods (2 on the period-2 family born at
+    // a period doubling, 4 past its own period doubling, ...).
+    unsigned int forcing_periods = 1;
+    // Families followed from the located special points of these kinds (Switch branches: period
+    // doubling, branch point), switching again on the new families down to switch_depth.
+    std::vector<SpecialPoint> switch_at;
+    unsigned int              switch_depth = 1;
     bool         quiet        = true; // no progress bar for the set-up (a forced response settling)
     // Called after every Newton iteration of a corrector with its count and the scaled ‖F‖
     // (progress from the first second: the first shooting on a fine model can take minutes).
@@ -109,10 +119,8 @@ namespace vibroimpact::periodic
     // far from the last one, a visible break in the branch.
     bool         jumped = false;
     static constexpr double jump_tolerance = 0.03;
-    // A located special point (inserted between the continuation's points): "fold", "branch
-    // point", "period doubling", "Neimark-Sacker", "grazing" or "chatter-sticking" (a forced
-    // orbit gains or loses a sticking phase there: the impact law's chatter time); empty elsewhere.
-    std::string special;
+    // A located special point (inserted between the continuation's points); none elsewhere.
+    SpecialPoint special = SpecialPoint::none;
     Vector       state;             // x0
   };
 
@@ -135,8 +143,12 @@ namespace vibroimpact::periodic
       BranchPoint orbit;
     };
     std::vector<AtFrequency> at_frequencies;
-    // Free families with tongue_family_points: the tongues' own families, in the order met.
-    std::vector<Branch> tongue_families;
+    // The families born on this one, in the order met: its tongues' own families (free families
+    // with tongue_family_points) and the families switched to at its special points (switch_at).
+    std::vector<Branch> children;
+    std::string         parent;                        // the family this one was born on ("": none)
+    SpecialPoint        born_at = SpecialPoint::none;  // the special point it was switched to at
+    double              born_at_parameter = 0.0;       // that point's frequency (forced) or energy
   };
 
   // "mode j", or "mode j, n cycles" for a subharmonic family.

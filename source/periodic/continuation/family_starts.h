@@ -1,0 +1,23 @@
+// Where a free family starts and what it is called: the map's own one-impact orbit near a
+// grazing linear mode (climbing Galerkin subspaces where contacts are elastic), and the check that
+// the symmetric start is an orbit of the impact system.
+#pragma once
+
+#include <vibroimpact/periodic/continuation.h>
+
+#include <optional>
+#include <utility>
+
+namespace vibroimpact::periodic
+{
+  // The start (x0, T) of settings.mode's family at `energy`: the map's one-impact orbit, refined by
+  // Newton on the first 2j, 4j, 8j, ... modes where the map has subspaces. Empty where the map
+  // knows no such orbit.
+  std::optional<std::pair<Vector, double>> start_orbit(const PeriodicFlowMap &flow,
+                                                       const ContinuationSettings &settings, double energy);
+
+  // A failed branch saying why when the symmetric start (x0, period) meets the stop more than once
+  // inside its period (no family leaves there); empty when it is a start.
+  std::optional<Branch> inadmissible_start(const PeriodicFlowMap &flow, const ContinuationSettings &settings,
+                                           const Vector &x0, double period);
+} // namespace vibroimpact::periodic
