@@ -22,6 +22,8 @@
 #include <vibroimpact/studies/simulation_study.h>
 #include <vibroimpact/studies/support_tables.h>
 #include <vibroimpact/studies/sweep_study.h>
+#include <vibroimpact/studies/continuation_verb_calls.h>
+#include <vibroimpact/studies/verb_calls.h>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -291,9 +293,10 @@ namespace
     return list;
   }
 
-  // The calling thread's progress sink: `callback(done, total, label)` (None: none), called with
-  // the GIL from the verb's own thread. The Python layer's callback never raises (it keeps what
-  // the user's callback raised for after the call), so nothing unwinds through the library.
+  // The calling thread's progress sink: `callback(phase, index, count, done, total, fraction)`
+  // (None: none), one stream a call (io::ProgressReport), called with the GIL from the verb's
+  // own thread. The Python layer's callback never raises (it keeps what the user's callback
+  // raised for after the call), so nothing unwinds through the library.
   void set_progress_callback(const py::object &callback)
   {
     if (callback.is_none())
@@ -301,11 +304,11 @@ namespace
         io::set_progress_sink({});
         return;
       }
-    io::set_progress_sink([callback](const std::string &label, const double done, const double total) {
+    io::set_progress_sink([callback](const io::ProgressReport &r) {
       py::gil_scoped_acquire gil;
       try
         {
-          callback(done, total, label);
+          callback(r.phase, r.phase_index, r.phase_count, r.done, r.total, r.fraction);
         }
       catch (const py::error_already_set &)
         {}
@@ -405,49 +408,36 @@ namespace
     }
     const std::string &filename() const { return case_->filename; }
 
+    // A copy with more overrides (the later win), read again from the same text.
+    Case with_overrides(const std::vector<std::string> &overrides) const
+    {
+      auto all = case_->overrides;
+      all.insert(all.end(), overrides.begin(), overrides.end());
+      Case copy(without_gil([&] { return studies::reread_case_file(*case_, all); }));
+      copy.text_ = text_;
+      return copy;
+    }
+
     py::dict modes(const std::optional<std::string> &output) const
     {
-      std::unique_ptr<io::OutputFolder> out;
-      const auto                        result = interruptible([&] {
-        auto setup = studies::prepare_modes(*case_);
-        if (output)
-          out = std::make_unique<io::OutputFolder>(*output, studies::verb_name(studies::VerbId::modes)); // checked before computing
-        return studies::run_modes(std::move(setup));
-      });
-      if (out)
-        without_gil([&] {
-          studies::write_modes(result, *out);
-          out->commit();
-        });
-      return modes_result(result);
+      const auto result = interruptible([&] { return studies::modes_verb(call_options(output)); });
+      auto       d      = modes_result(result);
+      d["warnings"]     = result.warnings;
+      return d;
     }
 
     py::dict simulate(const std::optional<std::string> &solver, const std::optional<std::string> &output) const
     {
-      std::vector<std::string>          warnings;
-      std::unique_ptr<io::OutputFolder> out;
-      const auto                        result = interruptible([&] {
-        const studies::CaseFile           *c = case_.get();
-        std::unique_ptr<studies::CaseFile> other;
-        if (solver && *solver != case_->solver_name)
-          {
-            auto overrides = case_->overrides;
-            overrides.push_back("Simulation/Solver=" + *solver);
-            other = std::make_unique<studies::CaseFile>(studies::reread_case_file(*case_, overrides));
-            c     = other.get();
-          }
-        auto setup = studies::prepare_simulation(*c, output.value_or(""), true, true);
-        warnings   = setup.warnings;
-        if (output)
-          out = std::make_unique<io::OutputFolder>(*output, studies::verb_name(studies::VerbId::simulate));
-        const std::filesystem::path frames = out ? out->staging() : std::filesystem::path();
-        return studies::run_simulation(std::move(setup), frames);
+      std::unique_ptr<studies::CaseFile> other;
+      if (solver && *solver != case_->solver_name)
+        other = std::make_unique<studies::CaseFile>(with_solver(*solver));
+      std::vector<std::string> warnings;
+      auto                     options = call_options(output);
+      options.read_case                = [&]() -> const studies::CaseFile & { return other ? *other : *case_; };
+      options.keep_rows                = true;
+      const auto result                = interruptible([&] {
+        return studies::simulate_verb(options, [&](const studies::SimulationSetup &setup) { warnings = setup.warnings; });
       });
-      if (out)
-        without_gil([&] {
-          studies::write_simulation(result, *out);
-          out->commit();
-        });
       py::dict d;
       d["history"] = history_columns(result.history);
       add_run_tables(d, result.model, result.history, result.statistics);
@@ -459,13 +449,11 @@ namespace
     {
       initialise_mpi();
       std::optional<studies::ContinuationSetup> setup;
-      std::unique_ptr<io::OutputFolder>         out;
       const auto                                result = interruptible([&] {
         setup.emplace(studies::prepare_continuation(*case_));
-        if (output)
-          out = std::make_unique<io::OutputFolder>(*output, studies::verb_name(studies::VerbId::continuation));
+        const auto out   = output ? studies::open_verb_folder(*output, studies::VerbId::continuation) : nullptr;
         const auto turns = mpi_turns();
-        return studies::run_continuation(setup->continuation, *setup->flow, MPI_COMM_SELF, true);
+        return studies::continuation_verb(*setup, MPI_COMM_SELF, out.get(), call_options(output));
       });
       auto &[cc, model, flow] = *setup;
       if (!result.any_orbit())
@@ -478,11 +466,6 @@ namespace
         std::vector<std::string>           summary, warnings;
       };
       const auto tables = without_gil([&, &cc = cc, &model = model, &flow = flow] {
-        if (out)
-          {
-            studies::write_continuation(result, cc, *flow, *model, *out);
-            out->commit();
-          }
         return Tables{studies::branch_table(result, cc, *flow, *model),
                       cc.settings.report_frequencies.empty()
                         ? std::nullopt
@@ -503,19 +486,9 @@ namespace
 
     py::dict compare(const std::optional<std::string> &output) const
     {
-      std::unique_ptr<io::OutputFolder> out;
-      const auto                        result = interruptible([&] {
-        auto setup = studies::prepare_comparison(*case_, true);
-        if (output)
-          out = std::make_unique<io::OutputFolder>(*output, studies::verb_name(studies::VerbId::compare));
-        return studies::run_comparison(std::move(setup));
-      });
-      if (out)
-        without_gil([&] {
-          studies::write_comparison(result, *out);
-          out->commit();
-        });
-      py::dict runs, impacts, support;
+      const auto result = interruptible([&] { return studies::compare_verb(call_options(output)); });
+      py::dict   runs, impacts, support;
+      std::vector<std::string> warnings;
       for (const auto &run : result.runs)
         {
           py::dict r;
@@ -523,6 +496,8 @@ namespace
           r["history"] = history_columns(run.history);
           add_run_tables(r, run.model, run.history, run.statistics);
           r["warnings"] = run.history.summary.warnings;
+          for (const auto &warning : run.history.summary.warnings)
+            warnings.push_back("run " + run.name + ": " + warning); // as the command line says it
           runs[py::str(run.name)] = r;
         }
       for (const auto &[file, table] : studies::comparison_tables(result))
@@ -536,24 +511,14 @@ namespace
       d["impacts"]            = impacts;
       d["support_statistics"] = support;
       d["text"]               = studies::comparison_text(result);
+      d["warnings"]           = warnings;
       return d;
     }
 
     py::dict converge(const std::optional<std::string> &output) const
     {
-      std::unique_ptr<io::OutputFolder> out;
-      const auto                        result = interruptible([&] {
-        const auto setup = studies::prepare_convergence(*case_);
-        if (output)
-          out = std::make_unique<io::OutputFolder>(*output, studies::verb_name(studies::VerbId::converge));
-        return studies::run_convergence(setup);
-      });
-      if (out)
-        without_gil([&] {
-          studies::write_convergence(result, *out);
-          out->commit();
-        });
-      py::dict d;
+      const auto result = interruptible([&] { return studies::converge_verb(call_options(output)); });
+      py::dict   d;
       // convergence.csv's columns (response and branch studies); a branch study's branches.csv too.
       d["convergence"] = result.response ? csv_columns(result.response->table())
                          : result.branch ? csv_columns(result.branch->table())
@@ -568,30 +533,53 @@ namespace
     py::dict sweep(const std::optional<std::string> &output) const
     {
       initialise_mpi();
-      std::unique_ptr<io::OutputFolder> out;
       // One BLAS thread, as the command line: its numbers to the last bit (it waits for the
       // verbs of other threads to finish, they for it).
       const auto result = interruptible(
         [&] {
           const studies::OneBlasThread one_blas_thread;
           const auto                   setup = studies::prepare_sweep(*case_);
-          if (output)
-            out = std::make_unique<io::OutputFolder>(*output, studies::verb_name(studies::VerbId::sweep));
+          const auto out   = output ? studies::open_verb_folder(*output, studies::VerbId::sweep) : nullptr;
           const auto turns = mpi_turns();
-          return studies::run_sweep(setup, MPI_COMM_SELF);
+          return studies::sweep_verb(setup, MPI_COMM_SELF, out.get(), true);
         },
         BlasThreads::set_by_work);
-      if (out)
-        without_gil([&] {
-          studies::write_sweep(result, *out);
-          out->commit();
-        });
-      py::dict d = csv_files(studies::sweep_tables(result));
-      d["text"]  = result.summary;
+      py::dict d    = csv_files(studies::sweep_tables(result));
+      d["text"]     = result.summary;
+      d["warnings"] = std::vector<std::string>{}; // a sweep warns of nothing (yet)
       return d;
     }
 
   private:
+    // The library call's options for this case: no bars drawn, nothing kept of an interrupted
+    // run, the folder `output` or none.
+    studies::VerbCallOptions call_options(const std::optional<std::string> &output) const
+    {
+      studies::VerbCallOptions options;
+      options.read_case   = [this]() -> const studies::CaseFile & { return *case_; };
+      options.destination = [output](const studies::CaseFile &) { return output.value_or(""); };
+      return options;
+    }
+
+    // The case with `solver` for Simulation/Solver; an unknown one is the argument's error.
+    studies::CaseFile with_solver(const std::string &solver) const
+    {
+      const auto names = integrators::SolverRegistry::names();
+      if (std::find(names.begin(), names.end(), solver) == names.end())
+        {
+          const auto closest = io::closest_name(solver, names);
+          std::string list;
+          for (const auto &name : names)
+            list += (list.empty() ? "" : ", ") + name;
+          throw io::InputError("simulate()", "solver='" + solver + "'",
+                               "no such solver" + (closest.empty() ? "" : " (did you mean '" + closest + "'?)") +
+                                 "; the registered solvers: " + list);
+        }
+      auto overrides = case_->overrides;
+      overrides.push_back("Simulation/Solver=" + solver);
+      return without_gil([&] { return studies::reread_case_file(*case_, overrides); });
+    }
+
     std::shared_ptr<const studies::CaseFile> case_;
     std::string                              text_; // a file's text as read (for pickling)
   };
@@ -646,6 +634,8 @@ PYBIND11_MODULE(_vibroimpact, m)
     .def_property_readonly("filename", &Case::filename, "The case file's name (<string> for a text).")
     .def("entries", &Case::entries,
          "Returns ([(path, value, default, pattern, documentation), ...], [top-level sections the case gives]).")
+    .def("with_overrides", &Case::with_overrides, py::arg("overrides"),
+         "A copy with more 'Section/Entry=value' overrides (the later win). Raises InputError.")
     .def("modes", &Case::modes, py::arg("output") = py::none(), "`vibroimpact modes`: returns a dict of arrays.")
     .def("simulate", &Case::simulate, py::arg("solver") = py::none(), py::arg("output") = py::none(),
          "`vibroimpact simulate`: returns a dict of tables and the summary.")
@@ -658,14 +648,15 @@ PYBIND11_MODULE(_vibroimpact, m)
   m.def(
     "verbs",
     [] {
-      std::vector<std::pair<std::string, std::string>> verbs;
+      py::list verbs;
       for (const auto &v : studies::verb_table())
-        if (v.reads_case)
-          verbs.emplace_back(v.name, v.help);
+        verbs.append(py::dict("name"_a = v.name, "method"_a = v.python_method, "result"_a = v.python_result,
+                              "help"_a = v.help, "reads_case"_a = v.reads_case));
       return verbs;
     },
-    "The command line's verbs that run a case, as (name, help) in its order (studies/verb_table.h); each is a "
-    "method of Case (continue: continue_).");
+    "The library's verb table (studies/verb_table.h) in its order: a dict a verb with its command-line name, "
+    "its Python method (of Case; `parameters`: the module's function), the class it returns, its help line and "
+    "whether it reads a case.");
   m.def("parameters", [](const std::string &verb) { return entry_tuples(studies::parameter_entries(verb)); },
         py::arg("verb") = "",
         "The entries `vibroimpact parameters [verb]` prints: [(path, default, default, pattern, documentation)]. "
@@ -673,5 +664,5 @@ PYBIND11_MODULE(_vibroimpact, m)
   m.def("_closest_name", &io::closest_name, py::arg("name"), py::arg("candidates"),
         "The candidate closest to name (the library's did-you-mean), or '' when none is close.");
   m.def("_set_progress", &set_progress_callback, py::arg("callback"),
-        "Sets this thread's progress callback(done, total, label); None: none.");
+        "Sets this thread's progress callback(phase, index, count, done, total, fraction); None: none.");
 }

@@ -153,7 +153,7 @@ TEST(LibraryStudies, EverySolverReportsItsProgressUpToTheFinalTime)
   };
   std::vector<Call> calls;
   const auto previous = io::set_progress_sink(
-    [&calls](const std::string &label, const double done, const double total) { calls.push_back({label, done, total}); });
+    [&calls](const io::ProgressReport &r) { calls.push_back({r.phase, r.done, r.total}); });
   const std::vector<std::string> short_run{"Simulation/Final time=0.02", "Simulation/Frame interval=0"};
   const auto c     = test_cases::load_case(test_cases::example("antunes_one_support"), short_run);
   auto       setup = studies::prepare_comparison(c);

@@ -5,9 +5,15 @@ elements the contact node's inelastic impact loses energy, 0.577/n of (1/2) m V^
 (doc/time_stepping.md section 6): an O(dx) error, so the observed rate of the energy lost is 1.
 The impulse's error falls about as dx^(2/3) (the front smeared by dispersion, the example's README).
 
-    PYTHONPATH=build/python python3 examples/python/mesh_convergence.py
+    PYTHONPATH=build/python python3 examples/python/mesh_convergence.py [elements ...]
+
+The runs' warnings (the contact node's penetration at the coarse meshes) are collected and
+summarised after the table, not printed in its middle.
 """
+import collections
 import math
+import sys
+import warnings
 from pathlib import Path
 
 import vibroimpact as vi
@@ -27,20 +33,35 @@ def response(elements):
 
 def study(meshes=(25, 50, 100, 200, 400)):
     """Rows (elements, impulse, its observed rate, energy lost, its observed rate): each mesh
-    halves dx, so a rate is log2 of the ratio of two successive errors."""
-    rows = []
+    halves dx, so a rate is log2 of the ratio of two successive errors. Returns the rows and the
+    runs' warnings, (elements, message) each."""
+    rows, said = [], []
     for n in meshes:
-        impulse, lost = response(n)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", vi.VibroimpactWarning)
+            impulse, lost = response(n)
+        said += [(n, str(w.message)) for w in caught]
         if rows:
             previous = rows[-1]
             rows.append((n, impulse, math.log2(abs(previous[1] - 2) / abs(impulse - 2)),
                          lost, math.log2(previous[3] / lost)))
         else:
             rows.append((n, impulse, float("nan"), lost, float("nan")))
-    return rows
+    return rows, said
+
+
+def summary(said):
+    """The warnings in a few lines: each message once, with the meshes that gave it."""
+    meshes = collections.OrderedDict()
+    for n, message in said:
+        meshes.setdefault(message, []).append(n)
+    return ["warning (%s elements): %s" % (", ".join(map(str, ns)), message) for message, ns in meshes.items()]
 
 
 if __name__ == "__main__":
+    rows, said = study(tuple(int(n) for n in sys.argv[1:]) or (25, 50, 100, 200, 400))
     print("%8s %12s %6s %12s %6s" % ("elements", "impulse", "rate", "energy lost", "rate"))
-    for row in study():
+    for row in rows:
         print("%8d %12.6f %6.3f %12.4e %6.3f" % row)
+    for line in summary(said):
+        print(line, file=sys.stderr)

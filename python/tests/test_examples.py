@@ -44,7 +44,7 @@ def test_two_dof_energy(tmp_path):
 
 
 def test_mesh_convergence_rate(tmp_path):
-    rows = example("mesh_convergence").study(meshes=(25, 50, 100, 200))
+    rows, _ = example("mesh_convergence").study(meshes=(25, 50, 100, 200))
     energy_rates = [row[4] for row in rows[1:]]
     impulse_rates = [row[2] for row in rows[1:]]
     assert all(0.9 < rate < 1.1 for rate in energy_rates), energy_rates   # energy lost = O(dx)

@@ -103,7 +103,7 @@ def test_bad_input_raises_input_error_naming_the_entry():
         vi.Case(TWO_DOF, overrides={"Simulation/Final time": -1})
     assert isinstance(error.value, ValueError)
     assert "\n" not in str(error.value)
-    with pytest.raises(vi.InputError, match="Simulation/Solver"):
+    with pytest.raises(vi.InputError, match="solver='no-such-solver'"):
         vi.Case(TWO_DOF, overrides=SHORT).simulate(solver="no-such-solver")
     with pytest.raises(vi.InputError, match="<string>"):
         vi.Case.from_string("subsection Nowhere\nend\n")

@@ -64,22 +64,22 @@ def test_every_method_documents_parameters_returns_and_raises():
 def test_progress_reaches_the_callback_from_the_calling_thread():
     calls = []
 
-    def progress(done, total, label):
-        calls.append((done, total, label, threading.get_ident()))
+    def progress(p):
+        calls.append((p, threading.get_ident()))
 
     vi.Case(TWO_DOF, overrides=SHORT).simulate(progress=progress)
     assert len(calls) > 10
-    done = [c[0] for c in calls]
-    assert done == sorted(done) and done[-1] == calls[-1][1] == 20
-    assert {c[2] for c in calls} == {"simulate"} and {c[3] for c in calls} == {threading.get_ident()}
+    done = [c[0].done for c in calls]
+    assert done == sorted(done) and done[-1] == calls[-1][0].total == 20 and calls[-1][0].fraction == 1
+    assert {c[0].phase for c in calls} == {"simulate"} and {c[1] for c in calls} == {threading.get_ident()}
     # No callback: nothing is reported to the last one.
     vi.Case(TWO_DOF, overrides=SHORT).simulate()
     assert len(calls) == len(done)
 
 
 def test_what_the_callback_raises_is_raised_after_the_call(capsys):
-    def progress(done, total, label):
-        raise ValueError("stop at %g" % done)
+    def progress(p):
+        raise ValueError("stop at %g" % p.done)
 
     with pytest.raises(ValueError, match="stop at"):
         vi.Case(TWO_DOF, overrides=SHORT).simulate(progress=progress)

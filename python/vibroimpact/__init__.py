@@ -7,16 +7,23 @@ The verbs of the command line as methods of a case, their results as NumPy array
     run = case.simulate()
     run.history["total_energy"]          # the column of history.csv, as a 1-D ndarray
 
-A case can be built in code (Case.from_dict), written back (case.to_prm()) and read entry by entry
-(case["Simulation/Final time"]); vibroimpact.parameters(verb) lists every entry a verb reads.
-Results print their tables' shapes and summary; each CSV file's columns are a Table (a dict of
-arrays with .shape and .to_pandas()). Every verb takes progress=callable(done, total, label).
+A case can be built in code (Case.from_dict), written back (case.to_prm()), read and set entry by
+entry (case["Simulation/Final time"] = 5; case.with_overrides({...}) for a copy);
+vibroimpact.parameters(verb) lists every entry a verb reads. Results print their tables' shapes and
+summary, keep their warnings (.warnings) and turn into pandas DataFrames (.to_pandas()); each CSV
+file's columns are a Table (a dict of arrays with .shape and .to_pandas()). Every verb takes
+progress=callable(p): one stream a call, p a Progress (phase, index, count, done, total, fraction).
+
+Each verb's method, its result class and its first docstring line come from the library's verb
+table (vibroimpact.verbs(); python/tests/test_verbs.py checks them against it).
 
 Nothing is written unless output="dir" is given (then exactly what the command line writes there).
 Bad input raises InputError (a ValueError) with the command line's one-line message; a numerical
 failure raises NumericalError (a RuntimeError); Ctrl-C raises KeyboardInterrupt.
 """
 import os as _os
+
+import numpy as _np
 import warnings as _warnings
 
 from ._parameters import Parameter, parameters
@@ -25,6 +32,7 @@ from ._parameters import missing_entry as _missing_entry
 from ._parameters import prm_text as _prm_text
 from ._parameters import typed_value as _typed_value
 from ._parameters import without_line as _without_line
+from ._progress import Progress
 from ._progress import reporting as _reporting
 from ._results import Result as _Result
 from ._results import Table
@@ -34,8 +42,11 @@ from ._vibroimpact import InputError, NumericalError, __version__, solvers
 from ._vibroimpact import verbs as _verbs
 
 __all__ = ["Case", "InputError", "NumericalError", "VibroimpactWarning", "Modes", "Simulation", "Continuation",
-           "Comparison", "Convergence", "Sweep", "Table", "Parameter", "parameters", "solvers", "verbs",
+           "Comparison", "Convergence", "Sweep", "Table", "Parameter", "Progress", "parameters", "solvers", "verbs",
            "__version__"]
+
+# The library's verb table (studies/verb_table.h), one dict a verb: name, method, result, help, reads_case.
+_VERB_TABLE = _verbs()
 
 
 def verbs():
@@ -46,7 +57,7 @@ def verbs():
     -------
     dict of str to str
     """
-    return dict(_verbs())
+    return {verb["name"]: verb["help"] for verb in _VERB_TABLE if verb["reads_case"]}
 
 
 class VibroimpactWarning(UserWarning):
@@ -67,8 +78,31 @@ def _folder(output):
 
 class Modes(_Result):
     """Case.modes(): frequencies (Hz, as modes.csv), omegas (rad/s), periods (s),
-    generalised_mass (of the unit-peak shapes), and the shapes as mode_shapes.csv draws them:
-    shapes[point, mode] (unit peak) at the points (body, x)."""
+    generalised_mass (of the unit-peak shapes), the shapes as mode_shapes.csv draws them:
+    shapes[point, mode] (unit peak) at the points (body, x), and warnings (fewer modes than the
+    default: the model has fewer DoFs)."""
+
+    def to_pandas(self):
+        """The modes (a row each: mode, omega_rad_per_s, frequency_hz, period_s,
+        generalised_mass) and the shapes (a row a point: body, x, mode_1, ...) as pandas
+        DataFrames, by name ("modes", "shapes").
+
+        Returns
+        -------
+        dict of str to pandas.DataFrame
+
+        Raises
+        ------
+        ImportError
+            When pandas is not installed.
+        """
+        count = len(self.omegas)
+        modes = Table({"mode": _np.arange(1.0, count + 1), "omega_rad_per_s": self.omegas,
+                       "frequency_hz": self.frequencies, "period_s": self.periods,
+                       "generalised_mass": self.generalised_mass})
+        shapes = Table({"body": self.body, "x": self.x})
+        shapes.update({"mode_%d" % (j + 1): self.shapes[:, j] for j in range(count)})
+        return {"modes": modes.to_pandas(), "shapes": shapes.to_pandas()}
 
 
 class Simulation(_Result):
@@ -76,13 +110,15 @@ class Simulation(_Result):
     1-D ndarray): history, events (planar contacts and supports in space, with `angle` for the
     latter), and for runs with clearance supports statistics, spectra, force_pdf, support_forces
     (planar supports), support_orbits and wear_sectors (supports in space); a table the run does
-    not write is None. summary: the numbers the run prints, and its warnings."""
+    not write is None. summary: the numbers the run prints, and its warnings; warnings: the same
+    warnings."""
 
     TABLES = ("history", "events", "statistics", "spectra", "force_pdf", "support_forces", "support_orbits",
               "wear_sectors")
 
     def __init__(self, fields):
         super().__init__({name: fields.get(name) for name in self.TABLES + ("summary",)})
+        self.warnings = list(self.summary["warnings"])
 
 
 class Continuation(_Result):
@@ -109,7 +145,8 @@ class Comparison(_Result):
     """Case.compare(): runs (name -> {solver, history, events, the support tables of simulate()
     that the run writes (statistics, spectra, ...), warnings}: the columns of <run>/*.csv), reference (the reference run's name), impacts
     (run -> the columns of impacts_<run>.csv), support_statistics (the columns of
-    support_statistics.csv; empty without clearance supports) and text (comparison.txt)."""
+    support_statistics.csv; empty without clearance supports), text (comparison.txt) and warnings
+    (every run's, "run <name>: ...", as the command line prints them)."""
 
 
 class Convergence(_Result):
@@ -121,17 +158,18 @@ class Convergence(_Result):
 
 class Sweep(_Result):
     """Case.sweep(): the columns of each CSV file the sweep writes, by its stem (poincare, impacts,
-    sweep_summary; or for a seed ensemble realizations, ensemble, ensemble_spectra) and text
-    (sweep.txt)."""
+    sweep_summary; or for a seed ensemble realizations, ensemble, ensemble_spectra), text
+    (sweep.txt) and warnings."""
 
 
 _OUTPUT_DOC = """output : str or os.PathLike, optional
         A folder: the files the command line writes with ``-o`` go there (staged, committed when
         the run succeeded). None: nothing is written.
     progress : callable or bool, optional
-        ``progress(done, total, label)`` is called from the calling thread as the library's
-        progress bars move (a thousandth at a time); True draws a bar on stderr. What it raises
-        is raised when the call returns."""
+        ``progress(p)`` is called from the calling thread with a vibroimpact.Progress as the call
+        moves (a thousandth of a phase at a time): one stream a call, ``p.fraction`` of the whole
+        call never falling, ``p.phase`` (``p.index`` of ``p.count``) what runs now. True draws a
+        bar on stderr. What it raises is raised when the call returns."""
 
 _RAISES_DOC = """InputError
         Bad input (a ValueError): one line naming the file and the entry.
@@ -143,10 +181,24 @@ _RAISES_DOC = """InputError
         Ctrl-C (SIGINT) or SIGTERM during the call; nothing is kept."""
 
 
-def _documented(text):
-    """A method's docstring with the shared parameters and exceptions filled in."""
+_RESULT_CLASSES = {"Modes": Modes, "Simulation": Simulation, "Continuation": Continuation,
+                   "Comparison": Comparison, "Convergence": Convergence, "Sweep": Sweep}
+
+
+def _verb(method):
+    """The verb table's row of a Case method."""
+    return next(verb for verb in _VERB_TABLE if verb["method"] == method)
+
+
+def _verb_method(details):
+    """A Case method of a verb of the table: its first docstring line is the table's help, its
+    Returns the table's result class; `details` says the rest (parameters, {output}, {raises})."""
     def apply(method):
-        method.__doc__ = text.replace("{output}", _OUTPUT_DOC).replace("{raises}", _RAISES_DOC)
+        verb = _verb(method.__name__)
+        first = "%s%s (`vibroimpact %s`)." % (verb["help"][0].upper(), verb["help"][1:], verb["name"])
+        body = details.replace("{output}", _OUTPUT_DOC).replace("{raises}", _RAISES_DOC)
+        method.__doc__ = "%s\n\n    %s\n\n    Returns\n    -------\n    %s\n\n    Raises\n    ------\n    %s\n    " % (
+            first, body, verb["result"], _RAISES_DOC)
         return method
     return apply
 
@@ -257,6 +309,38 @@ class Case:
             raise _missing_entry(self.filename, path, list(values))
         return _typed_value(*values[path])
 
+    def __setitem__(self, path, value):
+        """Sets one entry, "Section/Entry", as an override (the command line's -s): the case is
+        read again with it, and checked (``case.with_overrides`` makes a copy instead).
+
+        Raises
+        ------
+        InputError
+            No such entry (with the closest declared one), a bad value; the case is unchanged.
+        """
+        self._case = self._case.with_overrides(_override_list({path: value}))
+
+    def with_overrides(self, overrides):
+        """A copy of the case with more overrides, {"Section/Entry": value} as for Case() (they
+        win over the case's own); the case itself is unchanged.
+
+        Parameters
+        ----------
+        overrides : mapping
+
+        Returns
+        -------
+        Case
+
+        Raises
+        ------
+        InputError
+            An unknown entry or a bad value.
+        """
+        copy = Case.__new__(Case)
+        copy._case = self._case.with_overrides(_override_list(overrides))
+        return copy
+
     def keys(self):
         """Every entry's path ("Section/Entry") the case declares."""
         return list(self._entries()[0])
@@ -296,125 +380,59 @@ class Case:
                 f.write(text)
         return text
 
-    @_documented("""Natural frequencies and mode shapes (`vibroimpact modes`).
-
-    Parameters
-    ----------
-    {output}
-
-    Returns
-    -------
-    Modes
-
-    Raises
-    ------
-    {raises}
-    """)
-    def modes(self, output=None, progress=None):
+    def _run(self, method, progress, *arguments):
+        """Runs a verb's compiled method with `arguments`, its result as the table's class, its
+        warnings issued."""
         with _reporting(progress):
-            return Modes(self._case.modes(_folder(output)))
+            result = _RESULT_CLASSES[_verb(method)["result"]](getattr(self._case, method)(*arguments))
+        _warn(result.warnings)
+        return result
 
-    @_documented("""A time history by the case's solver, or by `solver` (`vibroimpact simulate`).
+    @_verb_method("""Parameters
+    ----------
+    {output}""")
+    def modes(self, output=None, progress=None):
+        return self._run("modes", progress, _folder(output))
 
-    Parameters
+    @_verb_method("""Parameters
     ----------
     solver : str, optional
-        A registered solver (vibroimpact.solvers()) instead of Simulation/Solver.
-    {output}
-
-    Returns
-    -------
-    Simulation
-
-    Raises
-    ------
-    {raises}
-    """)
+        A registered solver (vibroimpact.solvers()) instead of Simulation/Solver; an unknown one
+        is an InputError naming this argument.
+    {output}""")
     def simulate(self, solver=None, output=None, progress=None):
-        with _reporting(progress):
-            run = Simulation(self._case.simulate(solver, _folder(output)))
-        _warn(run.summary["warnings"])
-        return run
+        return self._run("simulate", progress, solver, _folder(output))
 
-    @_documented("""Periodic orbits by shooting and continuation (`vibroimpact continue`).
-
-    Parameters
+    @_verb_method("""Parameters
     ----------
-    {output}
-
-    Returns
-    -------
-    Continuation
-
-    Raises
-    ------
-    {raises}
-    """)
+    {output}""")
     def continue_(self, output=None, progress=None):
-        with _reporting(progress):
-            result = Continuation(self._case.continue_(_folder(output)))
-        _warn(result.warnings)
-        return result
+        return self._run("continue_", progress, _folder(output))
 
-    @_documented("""Every "Run <name>" of the case against the reference run (`vibroimpact compare`).
+    @_verb_method("""Every "Run <name>" of the case against the reference run.
 
     Parameters
     ----------
-    {output}
-
-    Returns
-    -------
-    Comparison
-
-    Raises
-    ------
-    {raises}
-    """)
+    {output}""")
     def compare(self, output=None, progress=None):
-        with _reporting(progress):
-            result = Comparison(self._case.compare(_folder(output)))
-        for run in result.runs.values():
-            _warn(run["warnings"])
-        return result
+        return self._run("compare", progress, _folder(output))
 
-    @_documented("""The Convergence subsection's refinement study (`vibroimpact converge`).
+    @_verb_method("""The Convergence subsection's refinement study.
 
     Parameters
     ----------
-    {output}
-
-    Returns
-    -------
-    Convergence
-
-    Raises
-    ------
-    {raises}
-    """)
+    {output}""")
     def converge(self, output=None, progress=None):
-        with _reporting(progress):
-            result = Convergence(self._case.converge(_folder(output)))
-        _warn(result.warnings)
-        return result
+        return self._run("converge", progress, _folder(output))
 
-    @_documented("""The Sweep subsection's parameter sweep or seed ensemble (`vibroimpact sweep`),
-    serial: MPI stays with the command line.
+    @_verb_method("""The Sweep subsection's parameter sweep or seed ensemble, serial: MPI stays with
+    the command line.
 
     Parameters
     ----------
-    {output}
-
-    Returns
-    -------
-    Sweep
-
-    Raises
-    ------
-    {raises}
-    """)
+    {output}""")
     def sweep(self, output=None, progress=None):
-        with _reporting(progress):
-            return Sweep(self._case.sweep(_folder(output)))
+        return self._run("sweep", progress, _folder(output))
 
     def __repr__(self):
         return "vibroimpact.Case(%r)" % self._case.filename

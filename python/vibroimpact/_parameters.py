@@ -22,8 +22,8 @@ def parameters(verb=None):
     Parameters
     ----------
     verb : str, optional
-        modes, simulate, compare, sweep, converge or continue: only the entries it reads.
-        None: every entry.
+        modes, simulate, compare, sweep, converge or continue (or its method's spelling,
+        continue_): only the entries it reads. None: every entry.
 
     Returns
     -------

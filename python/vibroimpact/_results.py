@@ -136,6 +136,7 @@ class Result:
 
     def __repr__(self):
         fields = self._shown()
+        warnings = fields.pop("warnings", [])  # a line each, last
         width = max((len(k) for k in fields), default=0)
         lines = ["%s:" % type(self).__name__]
         for name, value in fields.items():
@@ -145,8 +146,7 @@ class Result:
         summary = fields.get("summary")
         if isinstance(summary, dict):
             lines.append("  %s  %s" % ("summary".ljust(width), _summary_text(summary)))
-            for warning in summary.get("warnings", []):
-                lines.append("  warning: %s" % warning)
+        lines += ["  warning: %s" % warning for warning in warnings]
         return "\n".join(lines)
 
     def _repr_html_(self):

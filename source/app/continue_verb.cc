@@ -7,6 +7,7 @@
 #include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/studies/continuation_study.h>
+#include <vibroimpact/studies/continuation_verb_calls.h>
 
 #include <deal.II/base/mpi.h>
 
@@ -52,10 +53,13 @@ namespace vibroimpact::app
     if (code != io::exit_success)
       return code;
 
-    auto      &[cc, model, flow] = setup;
-    const auto result            = studies::run_continuation(cc, *flow, comm, options.quiet);
+    studies::VerbCallOptions call;
+    call.quiet            = options.quiet;
+    call.keep_interrupted = true;
+    const auto result     = studies::continuation_verb(setup, comm, out.get(), call);
     if (!root)
       return io::exit_success;
+    auto &[cc, model, flow] = setup;
     if (!result.any_orbit())
       {
         if (result.interrupt_signal != 0)
@@ -63,8 +67,6 @@ namespace vibroimpact::app
         std::fprintf(stderr, "vibroimpact: error: %s\n", studies::no_orbit_message(result, cc).c_str());
         return io::exit_numerical_failure;
       }
-    studies::write_continuation(result, cc, *flow, *model, *out);
-    out->commit(result.interrupt_signal != 0);
     report_branches(result, cc, *flow, *model, n_ranks, options.quiet);
     return result.interrupt_signal != 0 ? 128 + result.interrupt_signal : io::exit_success;
   }

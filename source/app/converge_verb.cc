@@ -6,26 +6,22 @@
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/progress_bar.h>
 #include <vibroimpact/studies/case_file.h>
+#include <vibroimpact/studies/continuation_verb_calls.h>
 #include <vibroimpact/studies/convergence_study.h>
 
 #include "verbs.h"
 
 #include <iostream>
+#include <optional>
 
 namespace vibroimpact::app
 {
   int run_converge(const CommonOptions &options)
   {
-    const auto       c     = studies::read_case_file(options.case_file, options.overrides);
-    const auto       setup = studies::prepare_convergence(c);
-    io::ProgressBar  progress(studies::verb_name(studies::VerbId::converge), setup.settings.n_cycles, options.quiet);
-    io::OutputFolder out(output_directory(options, c.description), studies::verb_name(studies::VerbId::converge));
-    const auto result = studies::run_convergence(setup, [&](unsigned int cycle) { progress.update(cycle + 1); });
-    progress.finish();
+    std::optional<studies::CaseFile> c;
+    const auto                       result = studies::converge_verb(call_options(options, c));
     for (const auto &warning : result.warnings)
       std::cerr << "warning: " << warning << "\n";
-    studies::write_convergence(result, out);
-    out.commit(result.interrupt_signal != 0);
     if (!options.quiet)
       std::cout << result.table;
     if (result.interrupt_signal == 0)
@@ -33,4 +29,5 @@ namespace vibroimpact::app
     std::cerr << "vibroimpact: interrupted by signal " << result.interrupt_signal
               << ": the cycles finished before it are written, marked INTERRUPTED\n";
     return 128 + result.interrupt_signal;
-  }} // namespace vibroimpact::app
+  }
+} // namespace vibroimpact::app

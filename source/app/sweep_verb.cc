@@ -10,6 +10,7 @@
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/sweep_study.h>
+#include <vibroimpact/studies/verb_calls.h>
 
 #include <deal.II/base/mpi.h>
 
@@ -39,17 +40,9 @@ namespace vibroimpact::app
 
     if (root && !options.quiet)
       std::printf("sweep: %s on %u rank%s\n", setup.what().c_str(), n_ranks, n_ranks == 1 ? "" : "s");
-    studies::SweepResult result;
-    {
-      // Rank 0 shows its own share's progress; the others advance at the same pace.
-      io::ProgressBar progress(studies::verb_name(studies::VerbId::sweep), setup.share_size(rank, n_ranks), options.quiet || !root);
-      result = studies::run_sweep(setup, comm, [&](unsigned int done) { progress.update(done); });
-      progress.finish();
-    }
+    const auto result = studies::sweep_verb(setup, comm, out.get(), options.quiet);
     if (!root)
       return io::exit_success;
-    studies::write_sweep(result, *out);
-    out->commit();
     if (!options.quiet)
       {
         std::fputs(result.summary.c_str(), stdout);

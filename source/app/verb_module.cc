@@ -10,6 +10,7 @@
 #include "verb_entry.h"
 #include "verbs.h"
 
+#include <array>
 #include <functional>
 #include <iostream>
 
@@ -47,32 +48,30 @@ namespace
       }
   }
 
+  using VerbFunction = int (*)(const app::VerbCall &);
+
+  // This module's verbs, in the order of VerbId (studies/verb_table.h); nullptr: the other module's.
+  constexpr std::array<VerbFunction, studies::verb_count> verbs_in_this_module{{
+#ifdef VIBROIMPACT_CONTINUE_MODULE
+    nullptr, nullptr, nullptr, nullptr,
+    [](const app::VerbCall &call) { return app::run_converge(*call.options); },
+    [](const app::VerbCall &call) { return app::run_continue(*call.options, *call.argc, *call.argv); },
+    nullptr,
+#else
+    [](const app::VerbCall &call) { return app::run_modes(*call.options); },
+    [](const app::VerbCall &call) { return app::run_simulate(*call.options); },
+    [](const app::VerbCall &call) { return app::run_compare(*call.options); },
+    [](const app::VerbCall &call) { return app::run_sweep(*call.options, *call.argc, *call.argv); },
+    nullptr, nullptr,
+    [](const app::VerbCall &call) { return app::print_parameters(call.parameters_of); },
+#endif
+  }};
+
   int dispatch(const app::VerbCall &call)
   {
-    using studies::VerbId;
-    const auto &o = *call.options;
-    switch (call.verb)
-      {
-#ifdef VIBROIMPACT_CONTINUE_MODULE
-        case VerbId::continuation:
-          return app::run_continue(o, *call.argc, *call.argv);
-        case VerbId::converge:
-          return app::run_converge(o);
-#else
-        case VerbId::parameters:
-          return app::print_parameters(call.parameters_of);
-        case VerbId::modes:
-          return app::run_modes(o);
-        case VerbId::simulate:
-          return app::run_simulate(o);
-        case VerbId::compare:
-          return app::run_compare(o);
-        case VerbId::sweep:
-          return app::run_sweep(o, *call.argc, *call.argv);
-#endif
-        default:
-          break;
-      }
+    const auto verb = verbs_in_this_module[static_cast<std::size_t>(call.verb)];
+    if (verb)
+      return verb(call);
     std::cerr << "vibroimpact: error: the verb '" << studies::verb_name(call.verb) << "' is not in this module\n";
     return io::exit_bad_input;
   }

@@ -1,5 +1,5 @@
-// The verbs modes, simulate and converge, and `parameters`: each parses nothing more than the
-// case file and calls its library study (studies/*_study.h), then prints what it did.
+// The verbs modes and simulate, and `parameters`: each makes its library call (studies/verb_calls.h,
+// the one the Python module makes too), then prints what it did.
 #include <vibroimpact/studies/verb_table.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/output_folder.h>
@@ -8,6 +8,7 @@
 #include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/modes_study.h>
 #include <vibroimpact/studies/simulation_study.h>
+#include <vibroimpact/studies/verb_calls.h>
 
 #include <deal.II/base/timer.h>
 
@@ -16,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 
 namespace vibroimpact::app
@@ -25,24 +27,29 @@ namespace vibroimpact::app
     return options.output.empty() ? "output/" + description.name : options.output;
   }
 
+  studies::VerbCallOptions call_options(const CommonOptions &options, std::optional<studies::CaseFile> &c,
+                                        dealii::TimerOutput *timer)
+  {
+    studies::VerbCallOptions call;
+    call.read_case = [&options, &c]() -> const studies::CaseFile & {
+      c.emplace(studies::read_case_file(options.case_file, options.overrides));
+      return *c;
+    };
+    call.destination      = [&options](const studies::CaseFile &read) { return output_directory(options, read.description); };
+    call.quiet            = options.quiet;
+    call.keep_interrupted = true;
+    call.timer            = timer;
+    return call;
+  }
+
   int run_modes(const CommonOptions &options)
   {
     dealii::TimerOutput timer(std::cout, options.quiet ? dealii::TimerOutput::never : dealii::TimerOutput::summary,
                               dealii::TimerOutput::wall_times);
-    timer.enter_subsection("read case and assemble");
-    const auto c     = studies::read_case_file(options.case_file, options.overrides);
-    auto       setup = studies::prepare_modes(c);
-    io::OutputFolder out(output_directory(options, c.description), studies::verb_name(studies::VerbId::modes)); // checked before computing
-    timer.leave_subsection();
-
-    timer.enter_subsection("eigensolve");
-    const auto result = studies::run_modes(std::move(setup));
-    timer.leave_subsection();
-
-    timer.enter_subsection("output");
-    studies::write_modes(result, out);
-    out.commit();
-    timer.leave_subsection();
+    std::optional<studies::CaseFile> c;
+    const auto                       result = studies::modes_verb(call_options(options, c, &timer));
+    for (const auto &warning : result.warnings)
+      std::cerr << "warning: " << warning << "\n";
     if (!options.quiet)
       {
         const auto &model = result.model;
@@ -53,7 +60,7 @@ namespace vibroimpact::app
         const auto T = result.periods();
         for (std::size_t j = 0; j < f.size(); ++j)
           std::printf("%6u %22.14g %22.14g %16.10g\n", unsigned(j + 1), result.modes.omegas[j], f[j], T[j]);
-        std::printf("wrote %s/{modes.csv, mode_shapes.csv, modes.pvd}\n", output_directory(options, c.description).c_str());
+        std::printf("wrote %s/{modes.csv, mode_shapes.csv, modes.pvd}\n", output_directory(options, c->description).c_str());
       }
     return io::exit_success;
   }
@@ -98,36 +105,25 @@ namespace vibroimpact::app
     const auto entered = clock::now();
     const auto started = options.started == clock::time_point{} ? entered : options.started;
     dealii::TimerOutput timer(std::cout, dealii::TimerOutput::never, dealii::TimerOutput::wall_times);
-    timer.enter_subsection("set-up: case file, model, checks");
-    const auto c           = studies::read_case_file(options.case_file, options.overrides);
-    const auto destination = output_directory(options, c.description);
-    auto       setup       = studies::prepare_simulation(c, destination, options.quiet);
-    for (const auto &warning : setup.warnings)
-      std::cerr << "warning: " << warning << "\n";
-    if (!options.quiet)
-      {
-        // Supports in space are not expanded into contacts: counted apart, as users declared them.
-        const auto  n_spatial = setup.model.spatial_supports.size();
-        std::string supports  = n_spatial > 0 ? ", " + std::to_string(n_spatial) + " supports in space" : "";
-        std::printf("%s: %u DoFs, %u elements, %zu contacts%s, %s to t = %g\n", setup.model.name.c_str(),
-                    unsigned(setup.model.n_dofs()), setup.model.n_elements, setup.model.contacts.size(),
-                    supports.c_str(), setup.solver->name().c_str(), setup.control.final_time);
-      }
-    io::OutputFolder out(destination, studies::verb_name(studies::VerbId::simulate));
-    timer.leave_subsection();
-
-    const auto result = studies::run_simulation(std::move(setup), out.staging(), &timer);
-
-    timer.enter_subsection("write: events, statistics files, plots, commit");
-    studies::write_simulation(result, out);
-    out.commit(result.interrupted());
-    timer.leave_subsection();
+    std::optional<studies::CaseFile> c;
+    const auto result = studies::simulate_verb(call_options(options, c, &timer), [&](const studies::SimulationSetup &setup) {
+      for (const auto &warning : setup.warnings)
+        std::cerr << "warning: " << warning << "\n";
+      if (options.quiet)
+        return;
+      // Supports in space are not expanded into contacts: counted apart, as users declared them.
+      const auto  n_spatial = setup.model.spatial_supports.size();
+      std::string supports  = n_spatial > 0 ? ", " + std::to_string(n_spatial) + " supports in space" : "";
+      std::printf("%s: %u DoFs, %u elements, %zu contacts%s, %s to t = %g\n", setup.model.name.c_str(),
+                  unsigned(setup.model.n_dofs()), setup.model.n_elements, setup.model.contacts.size(), supports.c_str(),
+                  setup.solver->name().c_str(), setup.control.final_time);
+    });
     const auto &summary = result.history.summary;
     for (const auto &warning : summary.warnings)
       std::cerr << "warning: " << warning << "\n";
     if (!options.quiet)
       {
-        print_simulation(destination, result);
+        print_simulation(output_directory(options, c->description), result);
         std::cout << std::flush;
         timer.print_summary();
         print_times_beside_the_timer(seconds_between(started, entered), result);

@@ -2,13 +2,25 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
+
+namespace dealii
+{
+  class TimerOutput;
+}
 
 namespace vibroimpact::structure
 {
   struct CaseDescription;
 }
+
+namespace vibroimpact::studies
+{
+  struct CaseFile;
+  struct VerbCallOptions;
+} // namespace vibroimpact::studies
 
 namespace vibroimpact::app
 {
@@ -32,6 +44,12 @@ namespace vibroimpact::app
   // MPI is initialised here and in continue only: every other verb runs without it.
   int run_sweep(const CommonOptions &options, int &argc, char **&argv);
   int print_parameters(const std::string &verb);
+
+  // The verb's library call (studies/verb_calls.h) as the command line makes it: the case file
+  // read into `c` when the call asks for it (inside its first timed section), -o or
+  // output/<Model/Name>, bars unless -q, an interrupted run's files kept.
+  studies::VerbCallOptions call_options(const CommonOptions &options, std::optional<studies::CaseFile> &c,
+                                        dealii::TimerOutput *timer = nullptr);
 
   // -o, or output/<Model/Name>.
   std::string output_directory(const CommonOptions &options, const structure::CaseDescription &description);

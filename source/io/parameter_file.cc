@@ -183,6 +183,18 @@ namespace vibroimpact::io
           out += key[i];
       return trim(out);
     }
+
+    // The entries a JSON subsection sets, as "Section/.../Entry" (a leaf is an entry; deal.II's
+    // own JSON gives an entry as an object holding "value").
+    void add_given_entries(const boost::property_tree::ptree &tree, const std::string &prefix,
+                           std::vector<std::string> &given)
+    {
+      for (const auto &[key, child] : tree)
+        if (child.empty() || child.count("value") > 0)
+          given.push_back(prefix + demangle(key));
+        else
+          add_given_entries(child, prefix + demangle(key) + "/", given);
+    }
   } // namespace
 
   ParameterFile::ParameterFile(std::string              filename,
@@ -304,6 +316,16 @@ namespace vibroimpact::io
     return false;
   }
 
+  bool ParameterFile::gives(const std::string &entry) const
+  {
+    if (std::find(given_.begin(), given_.end(), entry) != given_.end())
+      return true;
+    for (const auto &o : overrides_)
+      if (o.find('=') != std::string::npos && trim(o.substr(0, o.find('='))) == entry)
+        return true;
+    return false;
+  }
+
   void ParameterFile::add_instance(const std::string &subsection)
   {
     sections_.push_back(subsection);
@@ -355,6 +377,7 @@ namespace vibroimpact::io
               throw InputError(filename_, name, "given twice at the top level: give each its own name");
             seen.push_back(name);
             add_instance(name);
+            add_given_entries(child.second, name + "/", given_);
           }
         return;
       }
@@ -385,6 +408,7 @@ namespace vibroimpact::io
                                "set a second time (first at line " + std::to_string(first->second) +
                                  "): keep one");
             entry_lines.emplace(name, line_paths_.size() - 1);
+            given_.push_back(name);
           }
         else
           check_value_length(text, here, joined);

@@ -12,17 +12,51 @@ namespace vibroimpact::io
   namespace
   {
     // One a thread: a call in another thread reports to its own caller.
-    ProgressSink &thread_sink()
+    struct ThreadProgress
     {
-      thread_local ProgressSink sink;
-      return sink;
+      ProgressSink   sink;
+      unsigned int   open_bars = 0;
+      bool           planned   = false;
+      unsigned int   phases    = 1;
+      int            phase     = -1; // the phase running, -1 before the first
+      double         fraction  = 0;  // the last reported
+      ProgressReport last;
+    };
+
+    ThreadProgress &thread_progress()
+    {
+      thread_local ThreadProgress state;
+      return state;
     }
   } // namespace
 
   ProgressSink set_progress_sink(ProgressSink sink)
   {
-    std::swap(sink, thread_sink());
+    std::swap(sink, thread_progress().sink);
     return sink;
+  }
+
+  ProgressPlan::ProgressPlan(const unsigned int phases)
+  {
+    auto &state    = thread_progress();
+    state.planned  = true;
+    state.phases   = std::max(phases, 1u);
+    state.phase    = -1;
+    state.fraction = 0;
+  }
+
+  ProgressPlan::~ProgressPlan()
+  {
+    auto &state = thread_progress();
+    if (state.sink && state.phase >= 0 && state.fraction < 1)
+      {
+        state.last.done     = state.last.total;
+        state.last.fraction = state.fraction = 1;
+        state.sink(state.last);
+      }
+    state.planned = false;
+    state.phases  = 1;
+    state.phase   = -1;
   }
 
   ProgressBar::ProgressBar(std::string label, const double total, const bool quiet)
@@ -30,23 +64,42 @@ namespace vibroimpact::io
     , total_(total > 0 ? total : 1.0)
     , visible_(!quiet && isatty(STDERR_FILENO) && isatty(STDOUT_FILENO))
     , start_(std::chrono::steady_clock::now())
-  {}
+  {
+    auto &state = thread_progress();
+    outermost_  = state.open_bars++ == 0;
+    if (!outermost_)
+      return;
+    if (state.planned)
+      ++state.phase;
+    else
+      {
+        state.phase    = 0;
+        state.fraction = 0;
+      }
+    report(0.0); // the phase starts: its name before its first thousandth
+  }
 
   ProgressBar::~ProgressBar()
   {
     finish();
+    --thread_progress().open_bars;
   }
 
   void ProgressBar::report(const double done)
   {
-    const auto &sink = thread_sink();
-    if (!sink)
+    auto &state = thread_progress();
+    if (!state.sink || !outermost_)
       return;
-    const int permille = static_cast<int>(1000 * std::clamp(done / total_, 0.0, 1.0));
+    const double within   = std::clamp(done / total_, 0.0, 1.0);
+    const int    permille = static_cast<int>(1000 * within);
     if (permille == last_reported_)
       return;
-    last_reported_ = permille;
-    sink(label_, done, total_);
+    last_reported_    = permille;
+    const auto phase  = static_cast<unsigned int>(std::max(state.phase, 0));
+    const auto count  = std::max(state.phases, phase + 1);
+    state.fraction    = std::max(state.fraction, (phase + within) / count);
+    state.last        = ProgressReport{label_, phase, count, done, total_, state.fraction};
+    state.sink(state.last);
   }
 
   void ProgressBar::update(const double done)

@@ -613,7 +613,9 @@ namespace vibroimpact::structure
     });
 
     file.section("Modes", [&](ParameterSection &s) {
-      s.add("Number of modes", description.n_modes, 1, unbounded, "Modes computed and written by `vibroimpact modes`.");
+      s.add("Number of modes", description.n_modes, 1, unbounded, "Modes computed and written by `vibroimpact modes`; left out, this many or the model's "
+            "DoFs, whichever is fewer.");
+      description.n_modes_given = s.reading() && file.gives("Modes/Number of modes");
     });
     file.section("Output", [&](ParameterSection &s) {
       s.add("Samples per element", description.samples_per_element, 1, unbounded,

@@ -175,9 +175,11 @@ namespace vibroimpact::studies
     // The documentation of what `verb` reads (every verb: empty), bound into `c`.
     io::ParameterFile documentation_of(const std::string &verb, CaseFile &c)
     {
-      if (!verb.empty() && !(find_verb(verb) && find_verb(verb)->reads_case))
+      // The Python method's spelling (continue_) names the same verb.
+      const Verb *named = verb.empty() ? nullptr : find_verb(verb);
+      if (!verb.empty() && !(named && named->reads_case))
         throw io::InputError("command line", "parameters " + verb, "unknown verb (" + verb_list() + ")");
-      auto file = io::ParameterFile::documentation(case_file_families(), verb);
+      auto file = io::ParameterFile::documentation(case_file_families(), named ? named->name : "");
       bind_case_file(file, c);
       return file;
     }

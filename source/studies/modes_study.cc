@@ -63,7 +63,15 @@ namespace vibroimpact::studies
 
   ModesSetup prepare_modes(const CaseFile &c)
   {
-    ModesSetup setup{structure::build_model(c.description), c.description.n_modes};
+    ModesSetup setup{structure::build_model(c.description), c.description.n_modes, {}};
+    const auto dofs = static_cast<unsigned int>(setup.model.n_dofs());
+    if (!c.description.n_modes_given && setup.n_modes > dofs)
+      {
+        setup.warnings.push_back(c.description.filename + ": Modes/Number of modes: not given; the model has " +
+                                 std::to_string(dofs) + " DoFs: computing " + std::to_string(dofs) + " modes, not " +
+                                 std::to_string(setup.n_modes));
+        setup.n_modes = dofs;
+      }
     if (setup.n_modes > setup.model.n_dofs())
       throw io::InputError(c.description.filename, "Modes/Number of modes",
                            "the model has only " + std::to_string(setup.model.n_dofs()) + " DoFs, asked for " +
@@ -74,7 +82,8 @@ namespace vibroimpact::studies
   ModesResult run_modes(ModesSetup setup)
   {
     ModesResult result;
-    result.modes = model::compute_modes(setup.model, setup.n_modes);
+    result.warnings = std::move(setup.warnings);
+    result.modes    = model::compute_modes(setup.model, setup.n_modes);
     result.drawn = model::unit_peak_modes(result.modes, setup.model.geometry);
     result.model = std::move(setup.model);
     return result;

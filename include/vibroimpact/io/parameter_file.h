@@ -62,6 +62,10 @@ namespace vibroimpact::io
     // in it (a verb can then say that it runs on that section's defaults).
     bool has_section(const std::string &name) const;
 
+    // Whether the file or an override sets the entry "Section/Entry" (its value is not merely
+    // the default): a default that depends on the model may then stand in for it.
+    bool gives(const std::string &entry) const;
+
     // Binds one subsection (declares or reads it, see ParameterSection). verbs: the verbs that
     // read it (empty: every verb); used to filter the documentation.
     void section(const std::string                                   &path,
@@ -110,6 +114,7 @@ namespace vibroimpact::io
     std::vector<std::pair<std::string, std::vector<std::string>>> instances_;
     std::vector<std::string>                                 line_paths_; // prm: path at each line
     std::vector<std::string>                                 sections_;   // top-level subsections
+    std::vector<std::string>                                 given_;      // "Section/Entry" the file sets
     std::unique_ptr<dealii::ParameterHandler>                handler_;
     std::string                                              verb_; // documentation filter
     bool                                                     parsed_ = false;

@@ -261,6 +261,7 @@ namespace vibroimpact::structure
     InitialStateDescription         initial_state;
 
     unsigned int n_modes             = 5;
+    bool         n_modes_given       = false; // by the file or an override: else at most the model's DoFs
     unsigned int samples_per_element = 8;
 
     const BodyDescription *find_body(const std::string &name) const;

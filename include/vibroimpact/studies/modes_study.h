@@ -7,6 +7,9 @@
 #include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/model/structural_model.h>
 
+#include <string>
+#include <vector>
+
 namespace vibroimpact::io
 {
   class OutputFolder;
@@ -19,8 +22,9 @@ namespace vibroimpact::studies
   // The model and the number of modes asked for (Modes/Number of modes), checked.
   struct ModesSetup
   {
-    model::StructuralModel model;
-    unsigned int           n_modes = 0;
+    model::StructuralModel   model;
+    unsigned int             n_modes = 0;
+    std::vector<std::string> warnings; // fewer modes than the default: the model has fewer DoFs
   };
 
   struct ModesResult
@@ -28,6 +32,7 @@ namespace vibroimpact::studies
     model::StructuralModel model;
     model::ModalBasis      modes; // mass-normalised
     model::DrawnModes      drawn; // unit peak, and the displacement at the output points
+    std::vector<std::string> warnings; // the setup's
 
     // The columns of modes.csv, one entry a mode.
     std::vector<double> frequencies_hz() const;
@@ -36,7 +41,8 @@ namespace vibroimpact::studies
     std::vector<std::size_t> shape_points() const;
   };
 
-  // Builds the model and checks the number of modes (io::InputError naming Modes/Number of modes).
+  // Builds the model and checks the number of modes: one the case gives beyond the model's DoFs is
+  // an io::InputError naming Modes/Number of modes; the default is cut to the DoFs, with a warning.
   ModesSetup prepare_modes(const CaseFile &c);
   ModesResult run_modes(ModesSetup setup);
   // modes.csv, mode_shapes.csv, modes.pvd (+ .vtu), contacts.csv and contacts.vtu (with contacts).
