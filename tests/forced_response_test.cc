@@ -392,10 +392,10 @@ TEST(ForcedResponse, BeamBranchEndingShortOfTheRangeGoesOnBySweepSteps)
 
 // Continuation/Locate crossed grazings: a grazing that an ordinary step crosses (its impacts or
 // sticking phases a period change on a step no longer than Grazing step) is located too, as a
-// special point between the step's two orbits, of the first orbit's contacts. On the pinned beam
-// from 11.0 to 11.6 rad/s ordinary steps cross 19 grazings without the setting, none located;
-// with it 19 of 21 are (a bisection that ends beyond the step, or finds no orbit of the kind just
-// before it, is dropped).
+// special point between the step's two orbits (or beyond them by at most the step, where the
+// branch turns there), of the first orbit's contacts. On the pinned beam from 11.0 to 11.6 rad/s
+// ordinary steps cross 19 grazings without the setting, none located; with it (the default) 20
+// are, none left (a bisection that ends farther, or finds no orbit of the kind, is dropped).
 TEST(ForcedResponse, BeamGrazingsCrossedByOrdinaryStepsAreLocated)
 {
   const auto crossings = [](const bool locate) {
@@ -414,8 +414,10 @@ TEST(ForcedResponse, BeamGrazingsCrossedByOrdinaryStepsAreLocated)
             kind_of(g) != kind_of(b))
           {
             ++located_and_not.first;
-            EXPECT_GE(g.frequency, std::min(a.frequency, b.frequency)) << "point " << k;
-            EXPECT_LE(g.frequency, std::max(a.frequency, b.frequency)) << "point " << k;
+            // Between them, or beyond by at most the step where the branch turns at the grazing.
+            const double span = std::abs(b.frequency - a.frequency);
+            EXPECT_GE(g.frequency, std::min(a.frequency, b.frequency) - span) << "point " << k;
+            EXPECT_LE(g.frequency, std::max(a.frequency, b.frequency) + span) << "point " << k;
           }
         else if (kind_of(g) != kind_of(b) && g.special == periodic::SpecialPoint::none && b.special == periodic::SpecialPoint::none)
           ++located_and_not.second;
@@ -489,4 +491,24 @@ TEST(ForcedResponse, ImpactOscillatorOrbitsAtReportFrequenciesAreTheClosedForms)
               }
       EXPECT_EQ(matched.size(), w == 1.0 ? 1u : 2u) << "omega " << w << ": the stable root alone at 1.0, both above";
     }
+}
+
+// An elastic stop (Contact stop/Stiffness, no impact law): the orbit without contact starts to
+// touch where its amplitude F / √((k − mΩ²)² + (cΩ)²) equals the gap, Ω² = 2 − 4ζ² for F = k = m =
+// g = 1 (the example's data): the step that crosses it (the branch turns there, a nonsmooth fold
+// between the orbits with and without the contact) has it located, by default, to 1e-8 and marked
+// a grazing, not a chatter–sticking transition (no impacts on either side).
+TEST(ForcedResponse, ImpactOscillatorElasticContactOnsetIsLocatedAtTheClosedForm)
+{
+  const auto branch = forced_branch("impact_oscillator", {"Contact stop/Stiffness=100", "Contact stop/Restitution=1",
+                                                          "Continuation/Switch branches=none"});
+  const double onset = std::sqrt(2 - 4 * oscillator.damping_ratio * oscillator.damping_ratio);
+  const auto   at    = std::find_if(branch.points.begin(), branch.points.end(), [&](const auto &p) {
+    return p.special != periodic::SpecialPoint::none && std::abs(p.frequency - onset) < 1e-4;
+  });
+  ASSERT_NE(at, branch.points.end()) << "a special point at the onset " << onset;
+  EXPECT_EQ(at->special, periodic::SpecialPoint::grazing);
+  EXPECT_NEAR(at->frequency, onset, 1e-8 * onset);
+  for (const auto &p : branch.points)
+    EXPECT_NE(p.special, periodic::SpecialPoint::chatter_sticking) << "no impacts: at " << p.frequency;
 }

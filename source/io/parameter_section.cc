@@ -118,6 +118,8 @@ namespace vibroimpact::io
     return file_.parsed();
   }
 
+  bool ParameterSection::gives(const std::string &entry) const { return file_.gives(path_ + "/" + entry); }
+
   void ParameterSection::fail(const std::string &entry, const std::string &reason) const
   {
     file_.fail(path_ + "/" + entry, reason);

@@ -87,9 +87,10 @@ namespace vibroimpact::periodic
             "per period may change: a longer step that changes it is retried shorter, so that a grazing is approached "
             "and located instead of stepped over; 0: any step may change it.");
       s.add("Locate crossed grazings", p.locate_crossed_grazings,
-            "Forced responses: also locate (to 1e-11 of the frequency) each grazing or chatter–sticking transition "
-            "that an ordinary step crosses, as a special point between its two orbits (otherwise only the step's "
-            "impacts_changed shows it; where a stretch ends it is always located). 1.6 to 1.8 × the run's time on "
+            "Forced responses: also locate (to 1e-11 of the frequency) each grazing (an impact, or an elastic "
+            "contact's touching, appearing or disappearing) or chatter–sticking transition that an ordinary step "
+            "crosses, as a special point between its two orbits (false: only the step's impacts_changed shows it; "
+            "where a stretch ends it is always located). 1.6 to 1.8 × the run's time on "
             "examples/pinned_beam_frequency_sweep.");
       s.add("Restart jump", p.restart_jump, io::in_range(1e-8, 0.5), "Relative parameter change of a restart.");
       s.add("Tongue jump", p.tongue_jump, io::in_range(0, 1),
@@ -227,7 +228,7 @@ namespace vibroimpact::periodic
           s.fail("Orbit points", "'" + std::to_string(k) + "' is not a point index");
       if (c.kind == OrbitKind::free && !p.report_frequencies.empty())
         s.fail("Report frequencies", "forced responses only (Kind = forced): a free family is continued in energy");
-      if (c.kind == OrbitKind::free && p.locate_crossed_grazings)
+      if (c.kind == OrbitKind::free && p.locate_crossed_grazings && s.gives("Locate crossed grazings"))
         s.fail("Locate crossed grazings", "forced responses only (Kind = forced)");
       if (c.kind == OrbitKind::free && p.direction == 0)
         s.fail("Direction", "both is for forced responses (Kind = forced): a free family is continued in energy");

@@ -88,6 +88,8 @@ namespace vibroimpact::io
                     const std::string &doc);
 
     [[noreturn]] void fail(const std::string &entry, const std::string &reason) const;
+    // Whether the file or an override sets the entry (not merely its default).
+    bool gives(const std::string &entry) const;
 
   private:
     // Declares, or reads the raw text of, one entry.

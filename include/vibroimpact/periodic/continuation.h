@@ -67,10 +67,11 @@ namespace vibroimpact::periodic
     // shorter, so that a grazing is approached rather than stepped over onto another family (0:
     // any step may).
     double       grazing_step = 1e-3;
-    // Forced responses: also locate the grazings and chatter–sticking transitions that ordinary
-    // steps (no longer than grazing_step) cross, as special points between the two orbits (else
-    // they show only as impacts_changed on the step).
-    bool         locate_crossed_grazings = false;
+    // Forced responses: also locate the grazings (an impact or an elastic contact appearing or
+    // disappearing) and chatter–sticking transitions that ordinary steps (no longer than
+    // grazing_step) cross, as special points between the two orbits (off: they show only as
+    // impacts_changed on the step).
+    bool         locate_crossed_grazings = true;
     double       restart_jump = 1e-3;
     // Forced responses: frequencies at which the branch's orbits are solved after it is traced
     // (Branch::at_frequencies), e.g. a sweep's values to compare with.

@@ -32,6 +32,12 @@ namespace vibroimpact::periodic
     p.period_doubling = flips(p) != flips(q);
   }
 
+  SpecialPoint contact_change(const BranchPoint &a, const BranchPoint &b)
+  {
+    return a.sticking_phases != b.sticking_phases && (a.impacts > 0 || b.impacts > 0) ? SpecialPoint::chatter_sticking
+                                                                                     : SpecialPoint::grazing;
+  }
+
   bool approaching_grazing(const std::vector<BranchPoint> &points, const bool free)
   {
     constexpr std::size_t steps = 5;

@@ -23,6 +23,12 @@ namespace vibroimpact::periodic
   // impacts per period changed, a real multiplier crossed −1 (`period_doubling`).
   void set_step_flags(BranchPoint &p, const BranchPoint &q, const BranchPoint *r, bool free);
 
+  // The kind of the contact change between a and b: a chatter sequence turning into sticking (or
+  // back) where a sticking phase comes or goes on impacting orbits; else a grazing (an impact
+  // appears or disappears, or an elastic contact starts or stops to touch: its closed phase is a
+  // sticking phase of the map without an impact).
+  SpecialPoint contact_change(const BranchPoint &a, const BranchPoint &b);
+
   // The last points crawl toward a grazing, where the map has a kink and LOCA's steps shrink
   // without end: over five steps the parameter moved by less than 1e-4 (relative) a step while
   // the smallest impact velocity or open-gap minimum fell every step.

@@ -200,11 +200,11 @@ namespace vibroimpact::periodic
             total.stop_reason = "no orbit beyond the last point (" + total.restarts.back() + ")";
             break;
           }
-        // A located end past which the orbits gain or lose a sticking phase is where the chatter
-        // time of the impact law turns a chatter sequence into sticking (or back): marked so.
-        if (located_at && !found->points.empty() && !found->points.front().jumped &&
-            found->points.front().sticking_phases != total.points[*located_at].sticking_phases)
-          total.points[*located_at].special = SpecialPoint::chatter_sticking;
+        // A located end past which the orbits gain or lose a sticking phase (impacting orbits) is
+        // where the chatter time of the impact law turns a chatter sequence into sticking (or
+        // back): marked so (contact_change).
+        if (located_at && !found->points.empty() && !found->points.front().jumped)
+          total.points[*located_at].special = contact_change(total.points[*located_at], found->points.front());
         total.points.insert(total.points.end(), found->points.begin(), found->points.end());
         total.failed         = found->failed;
         total.stop_reason    = found->stop_reason;

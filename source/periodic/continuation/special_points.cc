@@ -281,28 +281,52 @@ namespace vibroimpact::periodic
       return found;
     }
 
-    // The grazing (or chatter–sticking transition) an ordinary step from `a` to `b` crosses: where
-    // a's kind of orbit ends beyond it (bisection of the stretch's kind, as where a stretch ends),
-    // from `before` (the point before `a`, or null) and `a`, kept when it lies between a and b.
-    // Without a point before `a` of its kind, the orbit 1 % of the step back from `a` serves.
-    std::optional<BranchPoint> crossed_grazing(OrbitSolver &solver, const BranchPoint *before, const BranchPoint &a,
-                                               const BranchPoint &b)
+    // Where the stretch of x's kind ends beyond x toward `across` (the orbit on the other side of
+    // a contact change): bisection of the stretch's kind from `behind` (x's neighbour of its kind,
+    // or null: the orbit 1 % of the step back from x serves).
+    std::optional<BranchPoint> stretch_end_toward(OrbitSolver &solver, const BranchPoint *behind, const BranchPoint &x,
+                                                  const BranchPoint &across)
     {
       std::optional<BranchPoint> back;
-      if (before == nullptr || !same_contacts(*before, a))
+      if (behind == nullptr || !same_contacts(*behind, x))
         {
-          const Vector       za = solver.z(a), zb = solver.z(b);
-          const Eigen::Index m  = za.size() - 1;
-          const Vector       guess = za - 0.01 * (zb - za);
+          const Vector       zx = solver.z(x), zy = solver.z(across);
+          const Eigen::Index m  = zx.size() - 1;
+          const Vector       guess = zx - 0.01 * (zy - zx);
           back                     = solver.on_plane(guess, Vector::Unit(m + 1, m), guess[m]);
-          if (!back || !same_contacts(*back, a))
+          if (!back || !same_contacts(*back, x))
             return std::nullopt;
-          before = &*back;
+          behind = &*back;
         }
-      auto g = locate_stretch_end(solver, *before, a);
-      if (!g || g->frequency < std::min(a.frequency, b.frequency) || g->frequency > std::max(a.frequency, b.frequency))
+      return locate_stretch_end(solver, *behind, x);
+    }
+
+    // The grazing (or chatter–sticking transition) an ordinary step from `a` to `b` crosses: where
+    // a's kind of orbit ends beyond it (from `before`, the point before `a`, or null), kept when it
+    // lies between a and b or beyond them by no more than the step (where the branch turns at the
+    // contact change, a nonsmooth fold, the grazing lies just outside the step's frequencies).
+    // There an elastic contact's orbits end at a fold of their own, just short of the grazing,
+    // their spring still compressed: then the end of b's kind traced back from b (from `after`, the
+    // point after `b`, or null), whose open gap closes to zero, is the grazing.
+    std::optional<BranchPoint> crossed_grazing(OrbitSolver &solver, const BranchPoint *before, const BranchPoint &a,
+                                               const BranchPoint &b, const BranchPoint *after)
+    {
+      const double span   = std::abs(b.frequency - a.frequency);
+      const auto   inside = [&](const std::optional<BranchPoint> &g) {
+        return g && g->frequency >= std::min(a.frequency, b.frequency) - span &&
+               g->frequency <= std::max(a.frequency, b.frequency) + span;
+      };
+      auto         g      = stretch_end_toward(solver, before, a, b);
+      if (!inside(g))
+        g.reset();
+      const double length = std::max(a.state.head(a.state.size() / 2).lpNorm<Eigen::Infinity>(), 1e-300);
+      if (!g || std::abs(g->min_gap) > 1e-9 * length)
+        if (auto h = stretch_end_toward(solver, after, b, a);
+            inside(h) && (!g || std::abs(h->min_gap) < 0.1 * std::abs(g->min_gap)))
+          g = h;
+      if (!g)
         return std::nullopt;
-      g->special = a.sticking_phases != b.sticking_phases ? SpecialPoint::chatter_sticking : SpecialPoint::grazing;
+      g->special = contact_change(a, b);
       return g;
     }
 
@@ -323,8 +347,12 @@ namespace vibroimpact::periodic
         const BranchPoint &a = branch.points[k - 1], &b = branch.points[k];
         if (settings.locate_crossed_grazings && !free && !same_contacts(a, b) && !b.restarted &&
             io::interrupt_signal() == 0)
-          if (auto g = crossed_grazing(solver, k >= 2 && !a.restarted ? &branch.points[k - 2] : nullptr, a, b))
-            points.push_back(*g);
+          {
+            const bool after = k + 1 < branch.points.size() && !branch.points[k + 1].restarted;
+            if (auto g = crossed_grazing(solver, k >= 2 && !a.restarted ? &branch.points[k - 2] : nullptr, a, b,
+                                         after ? &branch.points[k + 1] : nullptr))
+              points.push_back(*g);
+          }
         if (same_contacts(a, b) && !b.restarted && a.special == SpecialPoint::none && b.special == SpecialPoint::none &&
             io::interrupt_signal() == 0)
           try
