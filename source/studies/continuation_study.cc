@@ -435,17 +435,16 @@ namespace vibroimpact::studies
     return text;
   }
 
+  std::vector<double> families_of(const periodic::ContinuationCase &cc)
+  {
+    return cc.kind == periodic::OrbitKind::forced || cc.start == periodic::StartKind::simulation ||
+               cc.start == periodic::StartKind::initial_state
+             ? std::vector<double>{1}
+             : cc.families;
+  }
+
   namespace
   {
-    // The families to trace: one for a forced response or a start that is not a linear mode.
-    std::vector<double> families_of(const periodic::ContinuationCase &cc)
-    {
-      return cc.kind == periodic::OrbitKind::forced || cc.start == periodic::StartKind::simulation ||
-                 cc.start == periodic::StartKind::initial_state
-               ? std::vector<double>{1}
-               : cc.families;
-    }
-
     // This rank's families, round-robin; a failure ends the rank's share (reported by rank 0).
     std::vector<periodic::Branch> trace_share(const periodic::ContinuationCase &cc, periodic::PeriodicFlowMap &flow,
                                               const std::vector<double> &families, const unsigned int rank,

@@ -32,9 +32,7 @@ namespace vibroimpact::studies
   unsigned int families_on_rank(const periodic::ContinuationCase &cc, const unsigned int rank,
                                 const unsigned int n_ranks)
   {
-    const bool   one = cc.kind == periodic::OrbitKind::forced || cc.start == periodic::StartKind::simulation ||
-                     cc.start == periodic::StartKind::initial_state;
-    const auto   families = one ? std::size_t(1) : cc.families.size();
+    const auto   families = families_of(cc).size();
     unsigned int count    = 0;
     for (std::size_t f = rank; f < families; f += n_ranks)
       ++count;

@@ -59,6 +59,10 @@ namespace vibroimpact::studies
   // unless the reason names one itself.
   std::string no_orbit_message(const ContinuationResult &result, const periodic::ContinuationCase &c);
 
+  // The families a case traces (each a linear mode; one for a forced response or a start that is
+  // not a linear mode), in the order of Families.
+  std::vector<double> families_of(const periodic::ContinuationCase &cc);
+
   // Every rank calls it; the result is complete on rank 0 only. Throws io::InputError for a
   // family the flow cannot start, NumericalFailure for a rank's failure (none after a signal).
   ContinuationResult run_continuation(const periodic::ContinuationCase &c, periodic::PeriodicFlowMap &flow,
