@@ -6,6 +6,7 @@
 #include <vibroimpact/periodic/continuation.h>
 #include <vibroimpact/studies/continuation_study.h>
 
+#include "impact_oscillator_integration.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -31,42 +32,10 @@ namespace
     return all;
   }
 
-  // (x, ẋ) after `duration` from `state` at t = 0: classical Runge–Kutta (h = 1e-3) on
-  // m ẍ + c ẋ + k x = F sin Ωt, each arrival at the stop found by bisection inside its step and
-  // its velocity reversed by the restitution coefficient.
-  Eigen::Vector2d simulate(const periodic::ImpactOscillator &o, const double omega, Eigen::Vector2d state,
+  Eigen::Vector2d simulate(const periodic::ImpactOscillator &o, const double omega, const Eigen::Vector2d &state,
                            const double duration)
   {
-    const double c   = 2 * o.damping_ratio * std::sqrt(o.stiffness * o.mass);
-    const auto   rhs = [&](const double t, const Eigen::Vector2d &y) {
-      return Eigen::Vector2d(y[1], (o.force * std::sin(omega * t) - c * y[1] - o.stiffness * y[0]) / o.mass);
-    };
-    const auto step = [&](const double t, const Eigen::Vector2d &y, const double h) {
-      const Eigen::Vector2d k1 = rhs(t, y), k2 = rhs(t + h / 2, y + h / 2 * k1), k3 = rhs(t + h / 2, y + h / 2 * k2),
-                            k4 = rhs(t + h, y + h * k3);
-      return Eigen::Vector2d(y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4));
-    };
-    double t = 0;
-    while (t < duration)
-      {
-        const double          dt   = std::min(1e-3, duration - t);
-        const Eigen::Vector2d next = step(t, state, dt);
-        if (next[0] < o.gap)
-          {
-            state = next, t += dt;
-            continue;
-          }
-        double lo = 0, hi = dt; // the arrival at the stop inside this step
-        for (int k = 0; k < 60; ++k)
-          {
-            const double mid = 0.5 * (lo + hi);
-            (step(t, state, mid)[0] < o.gap ? lo : hi) = mid;
-          }
-        state = step(t, state, lo);
-        state[1] *= -o.restitution;
-        t += lo;
-      }
-    return state;
+    return oscillator_integration::simulate_with_impacts(o, omega, state, duration);
   }
 
   const periodic::Branch *child_born_at(const std::vector<periodic::Branch> &branches, const periodic::SpecialPoint kind)

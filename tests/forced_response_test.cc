@@ -6,6 +6,7 @@
 #include <vibroimpact/periodic/continuation.h>
 #include <vibroimpact/studies/continuation_study.h>
 
+#include "impact_oscillator_integration.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -29,43 +30,6 @@ namespace
     auto setup = studies::prepare_continuation(test_cases::load_case(test_cases::example(example), overrides));
     return studies::trace_families(setup.continuation, *setup.flow, true).front();
   }
-
-  // (x, ẋ) after `time` from `state` at t0 by classical Runge–Kutta on m ẍ + c ẋ + k x = F sin Ωt,
-  // stopping where x first reaches the gap (bisection on the last step): returns the time taken.
-  double integrate_to_stop(const periodic::ImpactOscillator &o, const double omega, const double t0,
-                           Eigen::Vector2d &state, const double time)
-  {
-    const double c = 2 * o.damping_ratio * std::sqrt(o.stiffness * o.mass);
-    const auto   rhs = [&](const double t, const Eigen::Vector2d &y) {
-      return Eigen::Vector2d(y[1], (o.force * std::sin(omega * t) - c * y[1] - o.stiffness * y[0]) / o.mass);
-    };
-    const auto step = [&](const double t, const Eigen::Vector2d &y, const double h) {
-      const Eigen::Vector2d k1 = rhs(t, y), k2 = rhs(t + h / 2, y + h / 2 * k1), k3 = rhs(t + h / 2, y + h / 2 * k2),
-                            k4 = rhs(t + h, y + h * k3);
-      return Eigen::Vector2d(y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4));
-    };
-    const double h = 1e-3;
-    double       t = 0;
-    while (t < time)
-      {
-        const double          dt   = std::min(h, time - t);
-        const Eigen::Vector2d next = step(t0 + t, state, dt);
-        if (next[0] >= o.gap && t > 0)
-          {
-            double lo = 0, hi = dt; // the crossing inside this step
-            for (int k = 0; k < 60; ++k)
-              {
-                const double mid = 0.5 * (lo + hi);
-                (step(t0 + t, state, mid)[0] < o.gap ? lo : hi) = mid;
-              }
-            state = step(t0 + t, state, hi);
-            return t + hi;
-          }
-        state = next;
-        t += dt;
-      }
-    return t;
-  }
 } // namespace
 
 // The closed form's orbit is an orbit: from just after its impact, the oscillator integrated by
@@ -82,7 +46,7 @@ TEST(ForcedResponse, ImpactOscillatorClosedFormIsAnOrbit)
           continue;
         const double    T = 2 * M_PI / omega, ti = orbit.phase / omega;
         Eigen::Vector2d state(oscillator.gap, -oscillator.restitution * orbit.impact_velocity);
-        const double    taken = integrate_to_stop(oscillator, omega, ti, state, 1.5 * T);
+        const double    taken = oscillator_integration::integrate_to_stop(oscillator, omega, ti, state, 1.5 * T);
         EXPECT_NEAR(taken, T, 1e-9 * T) << "omega " << omega;
         EXPECT_NEAR(state[1], orbit.impact_velocity, 1e-9) << "omega " << omega;
         const double e = oscillator.restitution, zeta = oscillator.damping_ratio;
@@ -91,7 +55,7 @@ TEST(ForcedResponse, ImpactOscillatorClosedFormIsAnOrbit)
         Eigen::Vector2d from_zero = orbit.state_at_zero;
         if (ti > 1e-3)
           {
-            EXPECT_NEAR(integrate_to_stop(oscillator, omega, 0.0, from_zero, T), ti, 1e-9);
+            EXPECT_NEAR(oscillator_integration::integrate_to_stop(oscillator, omega, 0.0, from_zero, T), ti, 1e-9);
             EXPECT_NEAR(from_zero[1], orbit.impact_velocity, 1e-9);
           }
         ++checked;
