@@ -102,7 +102,9 @@ namespace vibroimpact::periodic
       ContinuationSettings here = settings;
       const double         p    = branch_parameter(last, free);
       here.direction = p >= branch_parameter(start.orbits[start.orbits.size() - 2], free) ? 1.0 : -1.0;
-      here.max_points = std::max<unsigned int>(2, settings.max_points - static_cast<unsigned int>(start.orbits.size()));
+      // The first orbits count against Maximum points (without wrapping below 0); LOCA gets at least two.
+      const auto first = static_cast<unsigned int>(start.orbits.size());
+      here.max_points  = settings.max_points > first + 2 ? settings.max_points - first : 2;
       Branch family   = run_with_restarts(flow, forced_flow, here, last.state, last.period, p,
                                           free ? here.min_energy : here.min_frequency,
                                           free ? here.max_energy : here.max_frequency, progress);
