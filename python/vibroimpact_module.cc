@@ -455,13 +455,13 @@ namespace
         const auto turns = mpi_turns();
         return studies::continuation_verb(*setup, MPI_COMM_SELF, out.get(), call_options(output));
       });
-      auto &[cc, model, flow] = *setup;
+      auto &[cc, model, flow, curves] = *setup;
       if (!result.any_orbit())
         throw std::runtime_error(studies::no_orbit_message(result, cc));
       struct Tables
       {
         io::CsvTable                       branch;
-        std::optional<io::CsvTable>        at_frequencies;
+        std::optional<io::CsvTable>        at_frequencies, curves;
         std::vector<studies::SampledOrbit> orbits;
         std::vector<std::string>           summary, warnings;
       };
@@ -470,6 +470,8 @@ namespace
                       cc.settings.report_frequencies.empty()
                         ? std::nullopt
                         : std::optional<io::CsvTable>(studies::at_frequencies_table(result, cc, *flow, *model)),
+                      cc.follow.empty() ? std::nullopt
+                                        : std::optional<io::CsvTable>(studies::curves_table(result.curves)),
                       studies::sampled_orbits(result, cc, *flow, *model),
                       studies::continuation_summary(result, *flow, *model, 1),
                       studies::continuation_warnings(result, cc)};
@@ -478,6 +480,8 @@ namespace
       d["branch"]   = csv_columns(tables.branch);
       if (tables.at_frequencies)
         d["at_frequencies"] = csv_columns(*tables.at_frequencies);
+      if (tables.curves)
+        d["curves"] = csv_columns(*tables.curves);
       d["orbits"]   = orbit_arrays(tables.orbits, *model);
       d["summary"]  = continuation_summary(result, *flow, tables.summary);
       d["warnings"] = tables.warnings;

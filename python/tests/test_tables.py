@@ -147,3 +147,19 @@ def test_continue_returns_the_orbits_at_report_frequencies_as_the_file(tmp_path)
     assert_same_columns(result.at_frequencies, read_csv(out / "at_frequencies.csv"))
     # Once at 1.0 rad/s; three times at 1.6 (stable and unstable one-impact orbits, no impact).
     assert sorted(result.at_frequencies["frequency"]) == [1.0, 1.6, 1.6, 1.6]
+
+
+def test_continue_returns_the_curves_of_special_points_as_the_file(tmp_path):
+    """With Continuation/Follow, continue_() returns curves.csv's columns: the grazing curve of the
+    orbit without impacts on its closed form F = g sqrt((1 - w^2)^2 + (2 zeta w)^2)."""
+    case = SOURCE / "examples/impact_oscillator/case.prm"
+    overrides = {"Continuation/Follow": "grazing", "Continuation/Second parameter": "Load F/Amplitude",
+                 "Continuation/Second parameter range": "0.5, 2", "Continuation/Minimum frequency": "1.2",
+                 "Continuation/Switch branches": "none"}
+    result = vi.Case(case, overrides=overrides).continue_()
+    out = tmp_path / "cli"
+    cli_warnings(case, out, overrides)
+    assert_same_table(result.curves, read_csv(out / "curves.csv"))
+    w, force = result.curves["frequency"], result.curves["parameter"]
+    assert len(w) >= 10 and set(result.curves["kind"]) == {"grazing"}
+    assert np.abs(force - np.hypot(1 - w**2, 0.1 * w)).max() < 1e-8

@@ -125,7 +125,9 @@ class Continuation(_Result):
     """Case.continue_(): branch (branch.csv's columns, one row per orbit), special_points (the
     rows of branch whose `special` is set: folds, branch points, period doublings, grazings),
     at_frequencies (forced responses with Continuation/Report frequencies: at_frequencies.csv's
-    columns, the branch's orbits at those frequencies; None without them),
+    columns, the branch's orbits at those frequencies; None without them), curves (with
+    Continuation/Follow: curves.csv's columns, the curves of special points in two parameters,
+    one row per point; None without it),
     orbits (orbit_<family>_<point> -> {family, point, table: the columns of its CSV file,
     displacement and velocity: samples x DoFs arrays}), summary (map, unknowns, wall_time,
     families: a row per family with its range and why it stopped, text: the lines the command
@@ -137,6 +139,7 @@ class Continuation(_Result):
         super().__init__({"branch": branch,
                           "special_points": Table({k: v[special] for k, v in branch.items()}),
                           "at_frequencies": fields.get("at_frequencies"),
+                          "curves": Table(fields["curves"]) if "curves" in fields else None,
                           "orbits": fields["orbits"], "summary": fields["summary"],
                           "warnings": fields["warnings"]})
 

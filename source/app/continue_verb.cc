@@ -59,7 +59,7 @@ namespace vibroimpact::app
     const auto result     = studies::continuation_verb(setup, comm, out.get(), call);
     if (!root)
       return io::exit_success;
-    auto &[cc, model, flow] = setup;
+    auto &[cc, model, flow, curves] = setup;
     if (!result.any_orbit())
       {
         if (result.interrupt_signal != 0)

@@ -142,6 +142,48 @@ namespace vibroimpact::periodic
         }
     }
 
+    // Curves of special points in two parameters (special_point_curves.h).
+    void bind_curves(io::ParameterSection &s, ContinuationCase &c)
+    {
+      std::vector<std::string> kinds;
+      for (const SpecialPoint kind : c.follow)
+        kinds.emplace_back(name(kind));
+      if (kinds.empty())
+        kinds.emplace_back("none");
+      s.add("Follow", kinds,
+            "none, or the special points continued as curves in two parameters, the branch parameter (frequency; "
+            "energy for free families) and Second parameter: fold, period doubling, Neimark-Sacker, grazing. Each "
+            "located point of these kinds starts a curve traced both ways over Second parameter range (curves.csv, "
+            "curves.png), where cusps, fold-flips, meetings with a grazing and 1:1 and 1:2 resonances are marked.");
+      s.add("Second parameter", c.second_parameter,
+            "With Follow: the case entry the curves are continued in, as Section/Entry (Load F/Amplitude, Contact "
+            "stop/Gap, Contact stop/Stiffness, Contact stop/Restitution, Continuation/Damping ratios): for each "
+            "value the case is read again with the entry set to it. Its value in the case is where the curves start.");
+      s.add("Second parameter range", c.second_parameter_range, io::finite(),
+            "With Follow: the lowest and the highest value of Second parameter.");
+      if (!s.reading())
+        return;
+      c.follow.clear();
+      for (const auto &text : kinds)
+        {
+          if (text == "none" || text.empty())
+            continue;
+          const auto kind = special_point_named(text);
+          if (!kind || !followed_in_two_parameters(*kind))
+            s.fail("Follow", "'" + text + "' is not a special point followed in two parameters (none, fold, period "
+                             "doubling, Neimark-Sacker, grazing)");
+          c.follow.push_back(*kind);
+        }
+      if (c.follow.empty())
+        return;
+      if (c.second_parameter.find('/') == std::string::npos)
+        s.fail("Second parameter", "Follow needs the case entry to continue in, as Section/Entry (got '" +
+                                     c.second_parameter + "')");
+      const auto &range = c.second_parameter_range;
+      if (range.size() != 2 || !(range[0] < range[1]))
+        s.fail("Second parameter range", "Follow needs two values, the lowest first");
+    }
+
     // The maps' own entries: the event-driven map's modes, damping, chatter and massless nodes;
     // the Moreau–Jean map's steps.
     void bind_map_settings(io::ParameterSection &s, ContinuationCase &c)
@@ -245,6 +287,7 @@ namespace vibroimpact::periodic
     bind_bounds(s, c);
     bind_steps(s, c.settings);
     bind_switching(s, c);
+    bind_curves(s, c);
     bind_map_settings(s, c);
     bind_start_and_output(s, c);
     if (s.reading())

@@ -121,7 +121,7 @@ namespace vibroimpact::periodic
               if (!closed[i])
                 {
                   const double root = impact_time(step, i);
-                  if (root < step.tau_event)
+                  if (root < step.tau_event && !flow.ignored.covers(i, t + root))
                     step.tau_event = root, step.contact = static_cast<int>(i), step.release = false;
                 }
             find_release(step);

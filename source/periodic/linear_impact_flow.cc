@@ -401,6 +401,14 @@ namespace vibroimpact::periodic
     return modal_state(impl_->initial_displacement, impl_->initial_velocity);
   }
 
+  bool LinearImpactFlow::ignore_impacts(const int contact, const double from, const double to, const double period)
+  {
+    if (impl_->uses_oscillators()) // the closed-set oscillators' scan does not ask
+      return false;
+    impl_->ignored = {contact, from, to, period};
+    return true;
+  }
+
   bool LinearImpactFlow::forced() const { return impl_->harmonic; }
 
   void LinearImpactFlow::set_forcing_frequency(const double omega) { impl_->forcing_omega = omega; }

@@ -65,6 +65,22 @@ namespace vibroimpact::periodic
     std::vector<std::vector<Eigen::Index>> contact_dofs;
     double                       forcing_omega = 0.0;
     bool                         harmonic      = false;
+    // Contact `contact` ignores its impacts (and a spring its closing) at times in [from, to]
+    // modulo `period` (LinearImpactFlow::ignore_impacts).
+    struct IgnoredImpacts
+    {
+      int    contact = -1;
+      double from = 0.0, to = 0.0, period = 0.0;
+      bool   covers(unsigned int i, double t) const
+      {
+        if (static_cast<int>(i) != contact)
+          return false;
+        for (const double s : {t, t - period, t + period})
+          if (s >= from && s <= to)
+            return true;
+        return false;
+      }
+    } ignored;
 
     // What the flow of one closed set needs: A, ∂A/∂α, and the rows giving the multipliers
     // (closed_set_dynamics.cc).

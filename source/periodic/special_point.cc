@@ -63,4 +63,30 @@ namespace vibroimpact::periodic
           return Switching::none;
       }
   }
+
+  bool followed_in_two_parameters(const SpecialPoint kind)
+  {
+    return kind == SpecialPoint::fold || kind == SpecialPoint::period_doubling ||
+           kind == SpecialPoint::neimark_sacker || kind == SpecialPoint::grazing;
+  }
+
+  std::string_view name(const CurveEvent event)
+  {
+    switch (event)
+      {
+        case CurveEvent::none:
+          return "";
+        case CurveEvent::cusp:
+          return "cusp";
+        case CurveEvent::fold_flip:
+          return "fold-flip";
+        case CurveEvent::grazing:
+          return "grazing";
+        case CurveEvent::resonance_1_1:
+          return "1:1 resonance";
+        case CurveEvent::resonance_1_2:
+          return "1:2 resonance";
+      }
+    return "";
+  }
 } // namespace vibroimpact::periodic

@@ -15,6 +15,7 @@
 #include <vibroimpact/periodic/tongues.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/case_file.h>
+#include <vibroimpact/studies/continuation_curves.h>
 #include <vibroimpact/studies/continuation_study.h>
 
 #include "continuation_plots.h"
@@ -219,7 +220,9 @@ namespace vibroimpact::studies
 
   ContinuationSetup prepare_continuation(const CaseFile &c)
   {
-    return prepare_continuation(c.description, c.continuation, c.settings_of<integrators::MoreauJeanSettings>());
+    auto setup   = prepare_continuation(c.description, c.continuation, c.settings_of<integrators::MoreauJeanSettings>());
+    setup.curves = prepare_curves(c);
+    return setup;
   }
 
   ContinuationSetup prepare_continuation(const structure::CaseDescription &description,
@@ -651,6 +654,23 @@ namespace vibroimpact::studies
         for (const auto &reason : result.branches[b].restarts)
           lines.push_back("    restarted past: " + reason);
       }
+    for (std::size_t c = 0; c < result.curves.size(); ++c)
+      {
+        const auto &curve = result.curves[c];
+        if (curve.points.empty())
+        {
+          lines.push_back(formatted("  curve %zu, %s at %.6g on %s: no point (%s)", c,
+                                    std::string(periodic::name(curve.kind)).c_str(), curve.start.frequency,
+                                    curve.family.c_str(), curve.stop_reason.c_str()));
+          continue;
+        }
+        lines.push_back(formatted("  curve %zu, %s at %.6g on %s: %zu points, parameter %.6g .. %.6g, frequency %.6g "
+                                  ".. %.6g rad/s, %lu flow evaluations; stopped %s",
+                                  c, std::string(periodic::name(curve.kind)).c_str(), curve.start.frequency,
+                                  curve.family.c_str(), curve.points.size(), curve.points.front().parameter,
+                                  curve.points.back().parameter, curve.points.front().frequency,
+                                  curve.points.back().frequency, curve.flow_evaluations, curve.stop_reason.c_str()));
+      }
     return lines;
   }
 
@@ -667,6 +687,8 @@ namespace vibroimpact::studies
     plot_frequency_energy(out, branches, result.linear_frequencies, cc.kind == periodic::OrbitKind::forced, table);
     if (cc.kind == periodic::OrbitKind::forced && !m.probes.empty())
       plot_forced_response(out, table, branches);
+    if (!cc.follow.empty())
+      write_curves(result.curves, cc, out);
     if (result.interrupt_signal != 0)
       {
         std::size_t points = 0;

@@ -7,6 +7,8 @@
 
 #include <deal.II/base/mpi.h>
 
+#include <chrono>
+
 namespace vibroimpact::studies
 {
   ConvergenceResult converge_verb(const VerbCallOptions &options)
@@ -44,7 +46,7 @@ namespace vibroimpact::studies
   {
     const unsigned int rank    = dealii::Utilities::MPI::this_mpi_process(comm);
     const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
-    auto &[cc, model, flow]    = setup;
+    auto &[cc, model, flow, curves] = setup;
     ContinuationResult result;
     {
       const io::ProgressPlan plan(families_on_rank(cc, rank, n_ranks)); // each family's bar
@@ -52,6 +54,14 @@ namespace vibroimpact::studies
     }
     if (rank != 0 || !result.any_orbit())
       return result;
+    if (result.interrupt_signal == 0 && setup.curves.maps)
+      {
+        const io::ProgressPlan plan(1); // the curves of special points
+        const auto             start = std::chrono::steady_clock::now();
+        result.curves           = trace_curves(result.branches, cc, setup.curves, options.quiet);
+        result.interrupt_signal = io::interrupt_signal();
+        result.wall_time += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      }
     if (result.interrupt_signal != 0 && !options.keep_interrupted)
       throw io::Interrupted(result.interrupt_signal, "during the continuation: nothing written");
     if (out)

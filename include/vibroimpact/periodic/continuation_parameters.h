@@ -61,6 +61,11 @@ namespace vibroimpact::periodic
     std::vector<double>       orbit_points;            // branch points whose orbit is written
     unsigned int              orbit_samples = 200;
     double                    sampling_phase = 0.0; // branch.csv's probe columns at t = phase T
+    // Curves of special points in two parameters (special_point_curves.h): the kinds followed,
+    // the case entry continued in ("Load F/Amplitude") and its lowest and highest value.
+    std::vector<SpecialPoint> follow;
+    std::string               second_parameter;
+    std::vector<double>       second_parameter_range;
 
     static constexpr unsigned int min_steps_per_period = 16;
   };

@@ -115,6 +115,11 @@ namespace vibroimpact::periodic
     // a family is then a staircase, not a curve Newton and LOCA can follow, and every energy's
     // orbit is one_impact_orbit's, found without Newton. `continue` scans such a family in energy.
     virtual bool scanned_in_energy() const { return false; }
+    // While set (contact ≥ 0), `contact` ignores its impacts at times in [from, to] modulo
+    // `period` (a spring its closing): an orbit that grazes it there goes on as if the
+    // stop were absent, the smooth continuation across the grazing that the defining system of
+    // a grazing curve solves on. False where the map cannot.
+    virtual bool ignore_impacts(int /*contact*/, double /*from*/, double /*to*/, double /*period*/) { return false; }
     // Forced maps: T is the forcing period, set by the forcing frequency.
     virtual bool forced() const { return false; }
     virtual void set_forcing_frequency(double) {}

@@ -88,6 +88,7 @@ namespace vibroimpact::periodic
     std::unique_ptr<PeriodicFlowMap> on_first_modes(unsigned int r) const override;
     Vector from_first_modes(const Vector &x) const override;
     std::vector<double> held_contact_frequencies() const override;
+    bool   ignore_impacts(int contact, double from, double to, double period) override;
     bool   forced() const override;
     void   set_forcing_frequency(double omega) override;
     double forcing_frequency() const override;

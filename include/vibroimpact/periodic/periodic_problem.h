@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace vibroimpact::periodic
@@ -54,6 +55,9 @@ namespace vibroimpact::periodic
     virtual double parameter(const BranchPoint &point) const = 0;
     // A new point was accepted: conditions relative to the last point (a phase condition) move to it.
     virtual void set_reference(const BranchPoint &point) = 0;
+    // Why an accepted orbit ends the run beyond the bounds the driver knows (a curve of special
+    // points leaving the frequency range); empty: it does not.
+    virtual std::string beyond_bounds(const BranchPoint & /*orbit*/) const { return {}; }
     // Flow-map evaluations so far, Jacobians included (the branch's cost).
     virtual unsigned long evaluations() const = 0;
   };

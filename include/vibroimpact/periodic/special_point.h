@@ -48,4 +48,23 @@ namespace vibroimpact::periodic
   std::optional<SpecialPoint> special_point_named(std::string_view name);
   Locator          locator(SpecialPoint kind);
   Switching        switching(SpecialPoint kind);
+  // Whether a kind has a defining system that continues it as a curve in two parameters
+  // (Continuation/Follow): fold, period doubling, Neimark-Sacker, grazing.
+  bool followed_in_two_parameters(SpecialPoint kind);
+
+  // The codimension-two points where a curve of special points ends or meets another curve
+  // (curves.csv's `special`): a cusp of a fold curve, a fold-flip (a multiplier at +1 and one
+  // at -1), a curve meeting a grazing curve (its orbit's contacts change), and the strong
+  // resonances 1:1 and 1:2 that end a Neimark-Sacker curve (its pair of multipliers meets at +1 or -1).
+  enum class CurveEvent
+  {
+    none,
+    cusp,
+    fold_flip,
+    grazing,
+    resonance_1_1,
+    resonance_1_2,
+  };
+  // "", "cusp", "fold-flip", "grazing", "1:1 resonance", "1:2 resonance".
+  std::string_view name(CurveEvent event);
 } // namespace vibroimpact::periodic

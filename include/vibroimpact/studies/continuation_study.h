@@ -10,6 +10,7 @@
 #include <vibroimpact/periodic/continuation.h>
 #include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/periodic/continuation_parameters.h>
+#include <vibroimpact/studies/continuation_curves.h>
 #include <vibroimpact/integrators/moreau_jean_settings.h>
 #include <vibroimpact/integrators/solver.h>
 #include <vibroimpact/structure/case_description.h>
@@ -36,6 +37,8 @@ namespace vibroimpact::studies
     periodic::ContinuationCase                 continuation;
     std::unique_ptr<model::StructuralModel>    model; // the flow keeps a reference to it
     std::unique_ptr<periodic::PeriodicFlowMap> flow;
+    // With Continuation/Follow: the map as a function of Second parameter (from a case file only).
+    CurveSetup curves;
   };
   ContinuationSetup prepare_continuation(const CaseFile &c);
   // The same from its parts (the mesh-convergence study builds one per refined description).
@@ -47,6 +50,8 @@ namespace vibroimpact::studies
   {
     std::vector<periodic::Branch> branches;           // on rank 0, in the order of Families
     std::vector<double>           linear_frequencies; // free families: ω of each family's mode
+    // With Continuation/Follow: the curves of special points, on rank 0 (continuation_curves.h).
+    std::vector<periodic::SpecialPointCurve> curves;
     int                           interrupt_signal = 0; // the signal that stopped it, 0: none
     double                        wall_time        = 0; // seconds
 

@@ -284,6 +284,8 @@ namespace vibroimpact::periodic
                                  true};
         if (!free && approaching_grazing(branch_.points, free))
           throw StopContinuation{"approaching a grazing", false, false, true};
+        if (const std::string reason = problem_.beyond_bounds(p); !reason.empty())
+          throw StopContinuation{reason};
       }
 
       PeriodicProblem            &problem_;
@@ -364,22 +366,16 @@ namespace vibroimpact::periodic
 
   } // namespace
 
-  Branch run_loca(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
-                  const ContinuationSettings &settings, const Vector &x0, const double period,
-                  const double parameter_start, const double parameter_min, const double parameter_max,
-                  const ProgressCallback &progress)
+  Branch run_loca(PeriodicProblem &problem, const ContinuationSettings &settings, const double start_period,
+                  const double scaled_min, const double scaled_max, const ProgressCallback &progress)
   {
     // Teuchos is not thread safe here: one LOCA run at a time, from its first object to its last.
     const std::lock_guard<std::mutex> one_loca(model::loca_mutex());
     Branch                            branch;
-    // Parameters are scaled by their start value, so that the arc length sees O(1) numbers.
-    const double scale = parameter_start;
-    const auto problem = make_problem(flow, forced_flow, settings, x0, period, scale);
-    const auto counter = Teuchos::rcp(new NewtonCounter);
-    counter->report    = settings.newton_iteration;
-    LocaInterface interface(*problem, settings, period, branch, progress, counter);
-    const auto    list =
-      loca_parameters(settings, forced_flow != nullptr, parameter_min / scale, parameter_max / scale, counter);
+    const auto                        counter = Teuchos::rcp(new NewtonCounter);
+    counter->report                           = settings.newton_iteration;
+    LocaInterface interface(problem, settings, start_period, branch, progress, counter);
+    const auto    list = loca_parameters(settings, !problem.free(), scaled_min, scaled_max, counter);
 
     auto               global = LOCA::createGlobalData(list, Teuchos::rcp(new LOCA::LAPACK::Factory));
     LOCA::ParameterVector parameters;
@@ -415,13 +411,28 @@ namespace vibroimpact::periodic
         branch.stop_reason = one_line(error.what());
       }
     LOCA::destroyGlobalData(global);
-    branch.flow_evaluations = problem->evaluations();
+    branch.flow_evaluations = problem.evaluations();
     if (const int signal = io::interrupt_signal(); signal != 0) // NOX takes it for a failed step
       {
         branch.failed      = true;
         branch.stop_reason = "interrupted by signal " + std::to_string(signal);
-        return branch;
       }
+    if (branch.points.empty())
+      branch.failed = true;
+    return branch;
+  }
+
+  Branch run_loca(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
+                  const ContinuationSettings &settings, const Vector &x0, const double period,
+                  const double parameter_start, const double parameter_min, const double parameter_max,
+                  const ProgressCallback &progress)
+  {
+    // Parameters are scaled by their start value, so that the arc length sees O(1) numbers.
+    const double scale   = parameter_start;
+    const auto   problem = make_problem(flow, forced_flow, settings, x0, period, scale);
+    Branch branch = run_loca(*problem, settings, period, parameter_min / scale, parameter_max / scale, progress);
+    if (io::interrupt_signal() != 0)
+      return branch;
     // A family of a given number of impacts per period ends where its orbit grazes a contact
     // (the map is not differentiable there): say so rather than "Newton failed".
     if (branch.failed && !branch.points.empty())

@@ -11,6 +11,8 @@
 
 namespace vibroimpact::periodic
 {
+  class PeriodicProblem;
+
   // Thrown from the record of a point to end a run at a bound LOCA does not know.
   struct StopContinuation
   {
@@ -27,6 +29,12 @@ namespace vibroimpact::periodic
   Branch run_loca(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow, const ContinuationSettings &settings,
                   const Vector &x0, double period, double parameter_start, double parameter_min,
                   double parameter_max, const ProgressCallback &progress);
+
+  // The same on a given problem, from its initial guess at the scaled parameter 1 (start_period:
+  // the start orbit's period), within [scaled_min, scaled_max] of its scaled parameter: what
+  // runs on other problems than a branch's own (a curve of special points, special_point_curves.h).
+  Branch run_loca(PeriodicProblem &problem, const ContinuationSettings &settings, double start_period,
+                  double scaled_min, double scaled_max, const ProgressCallback &progress);
 
   // The progress of a part of a branch that follows `offset` points.
   ProgressCallback progress_after(const ProgressCallback &progress, std::size_t offset);

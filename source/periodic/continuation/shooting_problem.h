@@ -36,6 +36,10 @@ namespace vibroimpact::periodic
     void                           set_reference(const BranchPoint &point) override { set_reference(point.state); }
     unsigned long                  evaluations() const override { return evaluations_; }
 
+    // The state x0 and the period T of unknowns X (after a residual at the parameter of interest).
+    Vector state(const Vector &X) const;
+    double period(const Vector &X) const;
+
   private:
     struct Evaluation
     {
@@ -47,8 +51,6 @@ namespace vibroimpact::periodic
       FlowResult          flow;
     };
 
-    Vector            state(const Vector &X) const;
-    double            period(const Vector &X) const;
     double            alpha(const Vector &X) const;
     void              set_reference(const Vector &x);
     FlowResult        run_flow(const Vector &x0, double T, double a, bool jacobian) const;
