@@ -25,8 +25,10 @@ namespace
   const periodic::ImpactOscillator oscillator; // the example's data: m = k = F = g = 1, ζ = 0.05, e = 0.8
 
   // The forced response of an example's case, with parameter-file overrides.
-  periodic::Branch forced_branch(const std::string &example, const std::vector<std::string> &overrides = {})
+  // The example's forced response (without the families switched to at its special points).
+  periodic::Branch forced_branch(const std::string &example, std::vector<std::string> overrides = {})
   {
+    overrides.insert(overrides.begin(), "Continuation/Switch branches=none");
     auto setup = studies::prepare_continuation(test_cases::load_case(test_cases::example(example), overrides));
     return studies::trace_families(setup.continuation, *setup.flow, true).front();
   }
