@@ -123,3 +123,33 @@ TEST(SpecialPointCurves, ImpactOscillatorPeriodDoublingCurveIsWhereAMultiplierIs
   EXPECT_NEAR(doubling->points.front().parameter, 0.4, 1e-9) << doubling->stop_reason;
   EXPECT_GT(highest, 0.57) << "the curve turns back in F at 0.573";
 }
+
+// The pinned beam of examples/pinned_beam_frequency_sweep touches its obstacle at zero gap: the
+// model is homogeneous (the orbits at force λF are λ times those at F), so its Neimark-Sacker
+// point at 9.0332 rad/s stays at that frequency, with the same multipliers e^{±iθ}, for every F.
+// The curve continued in F over [70, 74] is that vertical line, to 1e-9.
+TEST(SpecialPointCurves, ZeroGapBeamNeimarkSackerCurveIsAtOneFrequency)
+{
+  std::vector<std::string> overrides{"Continuation/Follow=Neimark-Sacker", "Continuation/Second parameter=Load F/Amplitude",
+                                     "Continuation/Second parameter range=70, 74", "Continuation/Switch branches=none",
+                                     "Continuation/Minimum frequency=8.95", "Continuation/Maximum frequency=9.1"};
+  auto setup = studies::prepare_continuation(
+    test_cases::load_case(test_cases::example("pinned_beam_frequency_sweep"), overrides));
+  const auto branches = studies::trace_families(setup.continuation, *setup.flow, true);
+  const auto curves   = studies::trace_curves(branches, setup.continuation, setup.curves, true);
+  ASSERT_EQ(curves.size(), 1u) << "the branch's one Neimark-Sacker point";
+  const auto &curve = curves.front();
+  ASSERT_GE(curve.points.size(), 3u) << curve.stop_reason;
+  EXPECT_NEAR(curve.points.front().parameter, 70, 1e-9);
+  EXPECT_NEAR(curve.points.back().parameter, 74, 1e-9);
+  for (const auto &p : curve.points)
+    {
+      EXPECT_NEAR(p.frequency, curve.start.frequency, 1e-9 * curve.start.frequency) << "at F = " << p.parameter;
+      EXPECT_NEAR(p.kappa, curve.points.front().kappa, 1e-8) << "at F = " << p.parameter;
+      EXPECT_GT(std::abs(p.kappa), 0.1) << "a complex pair, not at ±1";
+      EXPECT_LT(std::abs(p.kappa), 0.99);
+      // Its energy scales as F².
+      EXPECT_NEAR(p.energy / (p.parameter * p.parameter), curve.points.front().energy / (70.0 * 70.0),
+                  1e-7 * curve.points.front().energy / (70.0 * 70.0));
+    }
+}

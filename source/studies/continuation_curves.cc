@@ -237,10 +237,17 @@ namespace vibroimpact::studies
            << (title ? "title " + io::gnuplot_quote(std::string(periodic::name(kind)) + " curves") : "notitle");
         first = false;
       }
-    gp << ", \\\n     '< awk -F, ''NR > 1 && $6 != \"\"'' curves.csv' using " << x
-       << ":5 with points pt 7 ps 1.5 lc rgb 'black' title 'codimension two', \\\n     '< awk -F, ''NR > 1 && $6 != "
-          "\"\"'' curves.csv' using "
-       << x << ":5:6 with labels offset 1,1 left notitle\n";
+    // The codimension-two points, where there are any (gnuplot warns of an empty data set).
+    const bool any_special = std::any_of(curves.begin(), curves.end(), [](const auto &c) {
+      return std::any_of(c.points.begin(), c.points.end(),
+                         [](const auto &p) { return p.special != periodic::CurveEvent::none; });
+    });
+    if (any_special)
+      gp << ", \\\n     '< awk -F, ''NR > 1 && $6 != \"\"'' curves.csv' using " << x
+         << ":5 with points pt 7 ps 1.5 lc rgb 'black' title 'codimension two', \\\n     '< awk -F, ''NR > 1 && $6 != "
+            "\"\"'' curves.csv' using "
+         << x << ":5:6 with labels offset 1,1 left notitle";
+    gp << "\n";
     io::run_gnuplot(out / "curves.gp", gp.str());
   }
 } // namespace vibroimpact::studies
