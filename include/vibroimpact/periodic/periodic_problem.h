@@ -20,6 +20,9 @@ namespace vibroimpact::periodic
   {
     double       period = 0.0, parameter = 0.0;
     unsigned int impacts = 0, sticking_phases = 0;
+    // An orbit over several periods (a switched family) that is one of a lower period: Newton
+    // has slid back onto the family it was born on.
+    bool         of_lower_period = false;
   };
 
   class PeriodicProblem

@@ -75,6 +75,7 @@ namespace vibroimpact::periodic
         bool   contacts_changed = false; // impacts or sticking phases differ from the last point's
         bool   forced = false;
         double forcing_period_change = 0.0; // forced orbits: |T/T_last − 1| of the forcing period
+        bool   lower_period = false; // a switched family's iterate of a lower period (its parent's)
       };
 
       SameFamilyTest(std::function<Iterate()> iterate, const ContinuationSettings &settings)
@@ -93,6 +94,10 @@ namespace vibroimpact::periodic
           }
         const Iterate now = iterate_();
         if (settings_.max_period_change > 0 && now.period_change > settings_.max_period_change)
+          return status_ = NOX::StatusTest::Failed;
+        // The problem over several periods also has its parent's orbits: a corrector that slid
+        // onto one is retried shorter, so that the family is followed as far as it goes.
+        if (now.lower_period)
           return status_ = NOX::StatusTest::Failed;
         // What a kept point would be marked `jumped` for (a forced orbit whose contacts and
         // forcing period both changed that much) is refused: retried shorter. After a fold LOCA's
@@ -216,6 +221,7 @@ namespace vibroimpact::periodic
             const double last = branch_.points.empty() ? start_period_ : branch_.points.back().period;
             it.period_change  = std::abs(evaluated->period / last - 1.0);
           }
+        it.lower_period = evaluated->of_lower_period;
         if (!branch_.points.empty())
           {
             const BranchPoint &last = branch_.points.back();

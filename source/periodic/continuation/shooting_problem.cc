@@ -222,6 +222,13 @@ namespace vibroimpact::periodic
     count_contact_events(counts, cache_.flow.events);
     signature.impacts         = counts.impacts;
     signature.sticking_phases = counts.sticking_phases;
+    if (!free_ && settings_.forcing_periods % 2 == 0)
+      {
+        const Vector x0 = state(Eigen::Map<const Vector>(cache_.key.data(), Eigen::Index(cache_.key.size())));
+        forced_flow_->set_forcing_frequency(signature.parameter);
+        const FlowResult half      = flow_.flow(x0, signature.period / 2, 0.0, false);
+        signature.of_lower_period  = (half.x - x0).norm() < 1e-4 * std::max(x0.norm(), 1e-300);
+      }
     return signature;
   }
 
