@@ -121,7 +121,8 @@ TEST(BranchSwitching, ImpactOscillatorSettlesOnTheStablePeriodTwoOrbits)
 // DISABLED: it fails today, and says why branch-point switching is not done. The located
 // branch points at 0.37479 and 0.41256 rad/s are 4.6e-4 and 7.8e-4 from symmetric while the
 // continued orbits on both sides are symmetric to 1e-10, and the "secondary family" traced from
-// 0.41256 is made of symmetric orbits (asymmetry 1e-10 to 1e-14) down to 0.36 rad/s.
+// 0.41256 is made of symmetric orbits (asymmetry 1e-9 to 1e-12 at 0.003 to 0.05 from the point,
+// and down to 0.36 rad/s): the switching follows symmetric orbits, not the asymmetric pair.
 TEST(BranchSwitching, DISABLED_SymmetricOscillatorBreaksSymmetryAtItsBranchPoints)
 {
   auto setup = studies::prepare_continuation(
@@ -144,20 +145,16 @@ TEST(BranchSwitching, DISABLED_SymmetricOscillatorBreaksSymmetryAtItsBranchPoint
       });
       ASSERT_NE(point, parent.points.end());
       EXPECT_LT(asymmetry(*point), 1e-6) << "the parent is symmetric at its branch point " << point->frequency;
-      // The secondary family's orbits from the point to its first restart.
-      double last_distance = 0, last_asymmetry = 0;
-      for (std::size_t k = 0; k < child.points.size() && k < 6 && !child.points[k].restarted; ++k)
+      // The secondary family's orbits near the point (its two ways meet there, in branch order).
+      for (const auto &p : child.points)
         {
-          const auto  &p        = child.points[k];
           const double distance = (p.state - point->state).norm() / point->state.norm();
-          if (distance < 1e-3)
+          if (distance < 1e-3 || distance > 0.05)
             continue; // at the point itself both families meet
           flow.set_forcing_frequency(p.frequency);
           EXPECT_LT((flow.flow(p.state, p.period, 0.0, false).x - p.state).norm(), 1e-7 * p.state.norm());
-          EXPECT_GT(asymmetry(p), 0.1 * distance) << "an asymmetric orbit at " << p.frequency;
-          if (distance > last_distance)
-            EXPECT_GE(asymmetry(p), last_asymmetry) << "farther from the point, more asymmetric";
-          last_distance = distance, last_asymmetry = asymmetry(p);
+          EXPECT_GT(asymmetry(p), 0.1 * distance) << "an asymmetric orbit at " << p.frequency << ", " << distance
+                                                  << " from the point";
           ++checked;
         }
     }
