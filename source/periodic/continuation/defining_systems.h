@@ -7,7 +7,7 @@
 
 #include "shooting_problem.h"
 
-#include <vibroimpact/periodic/special_point_curves.h>
+#include <vibroimpact/periodic/special_point_curve.h>
 
 #include <memory>
 #include <vector>
