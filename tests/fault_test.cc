@@ -320,6 +320,68 @@ TEST_F(Faults, TheConvergenceStudyKeepsItsFinishedCyclesWhenInterrupted)
     EXPECT_EQ(kept[r], full[r]) << "row " << r;
 }
 
+TEST_F(Faults, TheSweepKeepsItsFinishedValuesWhenInterrupted)
+{
+  // 201 gaps 0, 1/16, ... (each exact in binary, so a shorter sweep has the same ones), about
+  // 0.1 s a value: SIGTERM 1 s into the work finds a few finished and the rest far away.
+  const std::string sweep = "sweep " + example("pinned_beam_gap_sweep") +
+                            " -q -s 'Sweep/Transient periods=20' -s 'Sweep/Recorded periods=10' -s 'Sweep/From=0'";
+  const fs::path out = scratch / "sweep";
+  const fs::path err = scratch / "stderr.txt";
+  const pid_t    pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0)
+    {
+      const std::string command = "exec " + program + " " + sweep + " -s 'Sweep/Number of values=201' -s 'Sweep/To=12.5'" +
+                                  " -o " + out.string() + " 2> " + err.string();
+      execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char *>(nullptr));
+      _exit(127);
+    }
+  wait_for_work(out, std::chrono::milliseconds(1000));
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << read(err);
+  ASSERT_TRUE(fs::exists(out / "INTERRUPTED")) << read(err);
+  EXPECT_NE(read(out / "sweep.txt").find("# interrupted by signal 15"), std::string::npos);
+  expect_nothing_left(scratch, "sweep");
+
+  // The table's rows, the measured wall and processor times and the rank left out.
+  const auto rows = [](const fs::path &csv) {
+    std::vector<std::string> table;
+    std::ifstream            in(csv);
+    for (std::string line; std::getline(in, line);)
+      {
+        std::vector<std::string> fields;
+        std::stringstream        cells(line);
+        for (std::string cell; std::getline(cells, cell, ',');)
+          fields.push_back(cell);
+        fields.at(2) = fields.at(3) = fields.at(7) = "";
+        std::string row;
+        for (const auto &field : fields)
+          row += field + ",";
+        table.push_back(row);
+      }
+    return table;
+  };
+  const auto   kept     = rows(out / "sweep_summary.csv");
+  const size_t finished = kept.size() - 1; // the header
+  ASSERT_GE(finished, 1u) << "no finished value kept: " << read(err);
+  ASSERT_LT(finished, 201u) << "the sweep was not interrupted";
+
+  // The same gaps swept without interruption: the same sections, impacts and summary rows.
+  const fs::path reference = scratch / "reference";
+  const Outcome  o = run(sweep + " -s 'Sweep/Number of values=" + std::to_string(finished) + "' -s 'Sweep/To=" +
+                           std::to_string(0.0625 * double(finished - 1)) + "' -o " + reference.string(),
+                         scratch);
+  ASSERT_EQ(o.code, 0) << o.error;
+  EXPECT_EQ(kept, rows(reference / "sweep_summary.csv"));
+  for (const std::string table : {"poincare.csv", "impacts.csv"})
+    EXPECT_EQ(read(out / table), read(reference / table)) << table;
+  EXPECT_GT(lines(read(out / "poincare.csv")), finished) << "no Poincaré points";
+}
+
 TEST_F(Faults, SpecialFilesAsTheCaseAreRefusedAtOnce)
 {
   const fs::path fifo = scratch / "case.prm";

@@ -117,6 +117,18 @@ TEST(ParameterSweep, SharesOfTwoAndThreeRanksMergeToTheSerialRun)
 
   // A share that repeats or misses a value is refused.
   EXPECT_THROW(studies::merge_indexed_shares(std::vector{sweep.run_share(0, 2), sweep.run_share(0, 2)}, "sweep: value"), std::invalid_argument);
+  // An interrupted sweep's shares may miss values (each rank kept what it finished), never repeat one.
+  auto kept = two;
+  kept.erase(kept.begin() + 3, kept.end());
+  kept.erase(kept.begin() + 1);
+  const auto partial =
+    studies::merge_indexed_shares(std::vector{std::vector{kept[1]}, std::vector{kept[0]}}, "sweep: value", true);
+  ASSERT_EQ(partial.size(), 2u);
+  EXPECT_EQ(partial[0].index, 0u);
+  EXPECT_EQ(partial[1].index, 2u);
+  EXPECT_THROW(studies::merge_indexed_shares(std::vector{kept, kept}, "sweep: value", true), std::invalid_argument);
+  EXPECT_THROW(studies::merge_indexed_shares(std::vector<std::vector<studies::SweepValueResult>>{kept}, "sweep: value"),
+               std::invalid_argument);
 }
 
 

@@ -40,14 +40,18 @@ namespace vibroimpact::app
 
     if (root && !options.quiet)
       std::printf("sweep: %s on %u rank%s\n", setup.what().c_str(), n_ranks, n_ranks == 1 ? "" : "s");
-    const auto result = studies::sweep_verb(setup, comm, out.get(), options.quiet);
+    const auto result = studies::sweep_verb(setup, comm, out.get(), options.quiet, true);
+    const int  status = result.interrupt_signal == 0 ? io::exit_success : 128 + result.interrupt_signal;
     if (!root)
-      return io::exit_success;
+      return status;
     if (!options.quiet)
       {
         std::fputs(result.summary.c_str(), stdout);
         std::printf("wrote %s/{%s}\n", destination.c_str(), studies::sweep_files(result).c_str());
       }
-    return io::exit_success;
+    if (result.interrupt_signal != 0)
+      std::fprintf(stderr, "vibroimpact: interrupted by signal %d: the %s finished before it are written, "
+                           "marked INTERRUPTED\n", result.interrupt_signal, setup.sweep ? "values" : "realizations");
+    return status;
   }
 } // namespace vibroimpact::app

@@ -181,4 +181,16 @@ namespace vibroimpact::io
     if (interrupt_signal() != 0)
       throw Interrupted(received, where);
   }
+
+  namespace
+  {
+    thread_local unsigned int uninterrupted_scopes = 0;
+  }
+
+  InterruptCheck::InterruptCheck()
+    : armed_(interrupt_signal() == 0 && uninterrupted_scopes == 0)
+  {}
+
+  UninterruptedScope::UninterruptedScope() { ++uninterrupted_scopes; }
+  UninterruptedScope::~UninterruptedScope() { --uninterrupted_scopes; }
 } // namespace vibroimpact::io

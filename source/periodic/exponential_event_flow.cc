@@ -116,6 +116,7 @@ namespace vibroimpact::periodic
       {
         while (t < period)
           {
+            interrupted("during a period-map evaluation"); // a scan step (or an event) at most
             Step step = begin_step(period);
             for (unsigned int i = 0; i < flow.B.rows(); ++i)
               if (!closed[i])

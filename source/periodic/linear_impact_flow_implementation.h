@@ -4,6 +4,7 @@
 // contact nodes: oscillator_flow.cc). Private to source/periodic.
 #pragma once
 
+#include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
 
 #include <boost/math/tools/toms748_solve.hpp>
@@ -193,6 +194,7 @@ namespace vibroimpact::periodic
     }
 
     const LinearImpactFlow::Implementation     &flow;
+    const io::InterruptCheck                    interrupted; // abandons the pass at a signal (a stretch or step at most)
     const Eigen::Index                          m, nz;
     const double                                alpha;
     const bool                                  with_jacobian;

@@ -2,6 +2,7 @@
 // impulses mark, and the Jacobian of the discrete map along the recorded active sets; linear
 // modes, grazing and start orbits come from the event-driven map of the same model.
 #include <vibroimpact/integrators/moreau_jean.h>
+#include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/periodic/continuation_parameters.h>
 #include <vibroimpact/periodic/flow_map_registry.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
@@ -99,9 +100,11 @@ namespace vibroimpact::periodic
       std::vector<unsigned int> episode(model.contacts.size(), 0); // consecutive steps with an impulse
       if (recorder)
         recorder->add(state);
-      const unsigned int n_steps = static_cast<unsigned int>(std::llround(period / s.time_step));
+      const unsigned int       n_steps = static_cast<unsigned int>(std::llround(period / s.time_step));
+      const io::InterruptCheck interrupted; // a step at most between checks
       for (unsigned int k = 0; k < n_steps; ++k)
         {
+          interrupted("during a period-map evaluation");
           const integrators::State before = state;
           const auto               report = mj.step(state);
           if (report.lcp_failed)
@@ -287,8 +290,10 @@ namespace vibroimpact::periodic
     std::vector<unsigned long> starts;
     std::vector<bool>          in(I.model.contacts.size(), false);
     const auto                 n_steps = static_cast<unsigned long>(std::llround(time / I.settings.time_step));
+    const io::InterruptCheck   interrupted;
     for (unsigned long k = 0; k < n_steps; ++k)
       {
+        interrupted("during the simulation of a start orbit");
         const auto report = stepper.step(state);
         for (std::size_t i = 0; i < in.size(); ++i)
           {
@@ -313,7 +318,11 @@ namespace vibroimpact::periodic
         const unsigned long period_steps = starts[n - 1] - starts[n - 1 - p];
         // Replay to half-way through the last period: away from its impacts.
         auto replay = start_state();
-        stepper.advance(replay, static_cast<unsigned int>(starts[n - 1 - p] + period_steps / 2));
+        for (unsigned long k = 0; k < starts[n - 1 - p] + period_steps / 2; ++k)
+          {
+            interrupted("during the simulation of a start orbit");
+            stepper.advance(replay, 1);
+          }
         Vector x(2 * I.n);
         x << replay.u, replay.v;
         return std::make_pair(x, period_steps * I.settings.time_step);

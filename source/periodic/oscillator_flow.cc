@@ -125,6 +125,9 @@ namespace vibroimpact::periodic
       {
         while (t < period)
           {
+            // Checked at each stretch (O(m² n) with the Jacobian) and each scan step (O(m)): a
+            // pass of hundreds of modes over thousands of steps stops within milliseconds.
+            interrupted("during a period-map evaluation");
             const Stretch    stretch(flow.oscillators_of(closed), closed, z, m, alpha);
             const StretchEnd end = scan(stretch, period - t);
             record(stretch, end);
@@ -205,6 +208,7 @@ namespace vibroimpact::periodic
         double            tau_a = 0.0;
         while (tau_a < remaining)
           {
+            interrupted("during a period-map evaluation");
             const double dt = std::min(share.step, remaining - tau_a);
             Stretch::advance(dt == share.step ? step : transitions(s.o.lambda, s.damping, dt, false), p_a, r_a, p_b,
                              r_b);
@@ -244,6 +248,7 @@ namespace vibroimpact::periodic
         const double      remaining = length;
         while (tau_a < remaining)
           {
+            interrupted("during a period-map evaluation");
             const double dt = std::min(delta, remaining - tau_a);
             Stretch::advance(dt == delta ? step : transitions(s.o.lambda, s.damping, dt, false), p_a, r_a, p_b, r_b);
             for (unsigned int i = 0; i < closed.size(); ++i)

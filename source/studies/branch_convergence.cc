@@ -321,6 +321,9 @@ namespace vibroimpact::studies
       }
     if (traced.empty())
       io::throw_if_interrupted("before the first mesh finished: nothing written");
+    // The finished meshes' contact fractions and orbits at the energies are what is kept: their
+    // flows run to the end, also when a signal comes now.
+    const io::UninterruptedScope finishing;
     result.energies = settings.energies.empty() ? default_energies(result.meshes) : settings.energies;
     for (std::size_t e = 0; e < result.energies.size(); ++e)
       {

@@ -4,6 +4,7 @@
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/model/modal_analysis.h>
+#include <vibroimpact/studies/indexed_shares.h>
 #include <vibroimpact/studies/parameter_sweep.h>
 
 #include <algorithm>
@@ -349,27 +350,15 @@ namespace vibroimpact::studies
   {
     if (n_ranks == 0 || rank >= n_ranks)
       throw std::invalid_argument("sweep: rank " + std::to_string(rank) + " of " + std::to_string(n_ranks));
-    std::vector<SweepValueResult> share;
-    if (settings_.continuation)
-      {
-        if (rank != 0)
-          return share;
-        std::pair<model::Vector, model::Vector> state;
-        for (unsigned int index = 0; index < values_.size(); ++index)
-          {
-            share.push_back(run_value(index, rank, index > 0 ? &state : nullptr, &state));
-            if (done)
-              done(static_cast<unsigned int>(share.size()));
-          }
-        return share;
-      }
-    for (unsigned int index = rank; index < values_.size(); index += n_ranks)
-      {
-        share.push_back(run_value(index, rank));
-        if (done)
-          done(static_cast<unsigned int>(share.size()));
-      }
-    return share;
+    if (!settings_.continuation)
+      return run_indexed_share<SweepValueResult>(
+        rank, n_ranks, values_.size(), [&](const unsigned int index) { return run_value(index, rank); }, done);
+    if (rank != 0)
+      return {};
+    std::pair<model::Vector, model::Vector> state; // each value starts where the one before ended
+    return run_indexed_share<SweepValueResult>(
+      0, 1, values_.size(),
+      [&](const unsigned int index) { return run_value(index, rank, index > 0 ? &state : nullptr, &state); }, done);
   }
 
   unsigned int distinct_points(const SweepValueResult &r, const double tolerance)

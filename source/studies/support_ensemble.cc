@@ -2,6 +2,7 @@
 // seeds, their support statistics, ensemble means with Student-t confidence intervals.
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/structure/model_builder.h>
+#include <vibroimpact/studies/indexed_shares.h>
 #include <vibroimpact/studies/support_ensemble.h>
 
 #include <boost/math/distributions/students_t.hpp>
@@ -112,14 +113,8 @@ namespace vibroimpact::studies
   {
     if (n_ranks == 0 || rank >= n_ranks)
       throw std::invalid_argument("ensemble: rank " + std::to_string(rank) + " of " + std::to_string(n_ranks));
-    std::vector<RealizationResult> share;
-    for (unsigned int r = rank; r < settings_.realizations; r += n_ranks)
-      {
-        share.push_back(run_realization(r, rank));
-        if (done)
-          done(unsigned(share.size()));
-      }
-    return share;
+    return run_indexed_share<RealizationResult>(
+      rank, n_ranks, settings_.realizations, [&](const unsigned int r) { return run_realization(r, rank); }, done);
   }
 
   EnsembleEstimate ensemble_estimate(const std::string &support, const std::string &statistic,

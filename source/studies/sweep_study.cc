@@ -94,6 +94,20 @@ namespace vibroimpact::studies
       out << line;
       return out.str();
     }
+
+    // "3 values", "1 realization".
+    std::string count_of(const std::size_t n, const std::string &what)
+    {
+      return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+    }
+
+    // "the 3 of 1000 values finished before it" (or realizations).
+    std::string finished_part(const SweepSetup &setup, const SweepResult &result)
+    {
+      const auto finished = setup.sweep ? result.values.size() : result.realizations.size();
+      return "the " + std::to_string(finished) + " of " +
+             count_of(setup.size(), setup.sweep ? "value" : "realization") + " finished before it";
+    }
   } // namespace
 
   OneBlasThread::OneBlasThread()
@@ -187,25 +201,34 @@ namespace vibroimpact::studies
     else
       realization_shares = dealii::Utilities::MPI::gather(comm, realizations, 0);
     result.total_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // After a signal the values finished on every rank are kept: written, marked INTERRUPTED.
+    result.interrupt_signal = dealii::Utilities::MPI::max(io::interrupt_signal(), comm);
     if (rank != 0)
       return result;
 
-    io::throw_if_interrupted("during the sweep: nothing written");
     for (const auto &f : failures)
       if (!f.empty())
         throw std::runtime_error("sweep: " + f);
+    const bool partial = result.interrupt_signal != 0;
     if (setup.sweep)
       {
-        result.values  = merge_indexed_shares(value_shares, "sweep: value");
+        result.values  = merge_indexed_shares(value_shares, "sweep: value", partial);
+        if (result.values.empty())
+          throw io::Interrupted(result.interrupt_signal, "before the first value finished: nothing written");
         result.summary = sweep_summary(*setup.sweep, result.values, result.n_ranks, result.total_wall);
       }
     else
       {
-        result.realizations = merge_indexed_shares(realization_shares, "ensemble: realization");
+        result.realizations = merge_indexed_shares(realization_shares, "ensemble: realization", partial);
+        if (result.realizations.empty())
+          throw io::Interrupted(result.interrupt_signal, "before the first realization finished: nothing written");
         result.estimates    = ensemble_estimates(result.realizations);
         result.summary      = ensemble_summary(*setup.ensemble, result.realizations, result.estimates, result.n_ranks,
                                                result.total_wall);
       }
+    if (partial)
+      result.summary += "# interrupted by signal " + std::to_string(result.interrupt_signal) + ": " +
+                        finished_part(setup, result) + "\n";
     return result;
   }
 
@@ -234,6 +257,13 @@ namespace vibroimpact::studies
     for (const auto &[file, table] : sweep_tables(result))
       io::write_csv_table(out / file, table);
     io::write_file(out / "sweep.txt", result.summary);
+    if (result.interrupt_signal != 0)
+      io::write_file(out / "INTERRUPTED",
+                     "interrupted by signal " + std::to_string(result.interrupt_signal) + ": " + sweep_files(result) +
+                       " hold the " +
+                       (result.values.empty() ? count_of(result.realizations.size(), "realization")
+                                              : count_of(result.values.size(), "value")) +
+                       " finished before it\n");
   }
 
   std::string sweep_files(const SweepResult &result)

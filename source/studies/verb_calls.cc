@@ -119,7 +119,8 @@ namespace vibroimpact::studies
     return result;
   }
 
-  SweepResult sweep_verb(const SweepSetup &setup, const MPI_Comm comm, io::OutputFolder *out, const bool quiet)
+  SweepResult sweep_verb(const SweepSetup &setup, const MPI_Comm comm, io::OutputFolder *out, const bool quiet,
+                         const bool keep_interrupted)
   {
     const unsigned int rank    = dealii::Utilities::MPI::this_mpi_process(comm);
     const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
@@ -132,10 +133,12 @@ namespace vibroimpact::studies
       result = run_sweep(setup, comm, [&](unsigned int done) { progress.update(done); });
       progress.finish();
     }
+    if (result.interrupt_signal != 0 && !keep_interrupted)
+      throw io::Interrupted(result.interrupt_signal, "during the sweep: nothing written");
     if (rank == 0 && out)
       {
         write_sweep(result, *out);
-        out->commit();
+        out->commit(result.interrupt_signal != 0);
       }
     return result;
   }

@@ -1,6 +1,6 @@
 // SIGINT and SIGTERM. The first asks the running phase to stop at its next check (a solver at
-// its next output sample, a continuation at its next point or flow evaluation): it then writes
-// what it finished, marked INTERRUPTED, and the program exits with 128 + signal. A phase that
+// its next output sample, a continuation at its next point, a period map at its next step): it
+// then writes what it finished, marked INTERRUPTED, and the program exits with 128 + signal. A phase that
 // cannot check (a library's eigensolve) is ended by a watchdog after interrupt_grace_time,
 // which first removes the registered staging folders and lock files (nothing is written). A
 // second signal ends the process at once. SIGXFSZ is ignored: a file-size limit makes the write
@@ -45,4 +45,33 @@ namespace vibroimpact::io
 
   // 128 + the signal, as shells report a process ended by it.
   inline int exit_code_of(const Interrupted &e) { return 128 + e.signal(); }
+
+  // The check of a long computation that may be abandoned midway (a flow map's pass), made at
+  // its every step: throws Interrupted when a signal arrived after the computation started. One
+  // started after the signal, or inside an UninterruptedScope, runs to its end (the finished
+  // results a study keeps are post-processed by such passes); its checks still take the signal
+  // in hand, so the watchdog leaves it be.
+  class InterruptCheck
+  {
+  public:
+    InterruptCheck();
+    void operator()(const char *where) const
+    {
+      if (const int signal = interrupt_signal(); signal != 0 && armed_)
+        throw Interrupted(signal, where);
+    }
+
+  private:
+    bool armed_;
+  };
+
+  // While one lives, the InterruptChecks this thread starts run to their end.
+  class UninterruptedScope
+  {
+  public:
+    UninterruptedScope();
+    ~UninterruptedScope();
+    UninterruptedScope(const UninterruptedScope &)            = delete;
+    UninterruptedScope &operator=(const UninterruptedScope &) = delete;
+  };
 } // namespace vibroimpact::io

@@ -144,7 +144,8 @@ namespace vibroimpact::studies
 
     // The values index = rank, rank + n_ranks, ... (round-robin), in increasing index;
     // with continuation, every value on rank 0 in order (the other ranks get none);
-    // done(k) after each of them (k = how many this share has finished).
+    // done(k) after each of them (k = how many this share has finished). After SIGINT/SIGTERM
+    // the share ends with the values finished before it.
     std::vector<SweepValueResult> run_share(unsigned int rank, unsigned int n_ranks,
                                             const std::function<void(unsigned int)> &done = {}) const;
 

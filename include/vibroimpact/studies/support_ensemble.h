@@ -54,7 +54,8 @@ namespace vibroimpact::studies
     const integrators::Solver &solver() const { return *solver_; }
 
     RealizationResult run_realization(unsigned int r, unsigned int rank = 0) const;
-    // Realizations r = rank, rank + n_ranks, ... in increasing order; done(k) after each.
+    // Realizations r = rank, rank + n_ranks, ... in increasing order; done(k) after each. After
+    // SIGINT/SIGTERM the share ends with the realizations finished before it.
     std::vector<RealizationResult> run_share(unsigned int rank, unsigned int n_ranks,
                                              const std::function<void(unsigned int)> &done = {}) const;
 

@@ -55,6 +55,7 @@ namespace vibroimpact::studies
     unsigned int                   n_ranks    = 1;
     double                         total_wall = 0; // seconds, from the start to the gathered results
     std::string                    summary;        // sweep.txt: the table printed by the verb
+    int                            interrupt_signal = 0; // the signal that stopped it, 0: none
   };
 
   // One BLAS thread while it lives, the previous count restored after. OpenBLAS splits a product
@@ -77,12 +78,15 @@ namespace vibroimpact::studies
   // Builds the model and checks the sweep (or the ensemble) and the run: io::InputError.
   SweepSetup prepare_sweep(const CaseFile &c);
   // Every rank of comm calls it; the result is complete on rank 0 only. done(k) after the k-th
-  // value of this rank's share. A failure on any rank throws on rank 0 (after a signal:
-  // io::Interrupted), and every rank still takes part in the gathers.
+  // value of this rank's share. A failure on any rank throws on rank 0, and every rank still
+  // takes part in the gathers. After SIGINT/SIGTERM on any rank, every rank's interrupt_signal
+  // says so, and rank 0's result holds the values finished before it (their summary ends with a
+  // "# interrupted by signal N" line); none finished: io::Interrupted.
   SweepResult run_sweep(const SweepSetup &setup, MPI_Comm comm, const std::function<void(unsigned int)> &done = {});
   // The CSV files of the result by name (poincare.csv, ... or realizations.csv, ...), as
   // write_sweep writes them and the Python module returns them.
   std::vector<std::pair<std::string, io::CsvTable>> sweep_tables(const SweepResult &result);
+  // An interrupted result's files come with a file INTERRUPTED.
   void        write_sweep(const SweepResult &result, io::OutputFolder &out);
   // The files write_sweep writes, for the verb's last line.
   std::string sweep_files(const SweepResult &result);

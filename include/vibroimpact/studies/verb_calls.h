@@ -61,8 +61,11 @@ namespace vibroimpact::studies
                                 const std::function<void(const std::string &, const std::string &)> &on_run = {});
 
   // After each rank prepared `setup` (rank 0 with the folder, the others none): the sweep's share
-  // of this rank as one progress phase (drawn on rank 0 unless quiet), then rank 0 writes and commits.
-  SweepResult sweep_verb(const SweepSetup &setup, MPI_Comm comm, io::OutputFolder *out, bool quiet);
+  // of this rank as one progress phase (drawn on rank 0 unless quiet), then rank 0 writes and
+  // commits. An interrupted sweep keeps its finished values only with keep_interrupted (as
+  // VerbCallOptions::keep_interrupted); else every rank throws io::Interrupted.
+  SweepResult sweep_verb(const SweepSetup &setup, MPI_Comm comm, io::OutputFolder *out, bool quiet,
+                         bool keep_interrupted = false);
 
   // Each case's verb names its output folder after the verb (its manifest).
   std::unique_ptr<io::OutputFolder> open_verb_folder(const std::string &destination, VerbId verb);
