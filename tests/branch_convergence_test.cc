@@ -15,7 +15,11 @@
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <sstream>
+#include <tuple>
+#include <vector>
 
 using namespace vibroimpact;
 
@@ -161,6 +165,80 @@ TEST(BranchConvergence, PinnedBeamStartWithAllModesSpreadsTheEnergyAndIsNotAnOrb
   EXPECT_EQ(four[0], 0.0);
   EXPECT_LT(four[1], 0.95);
   EXPECT_LT(four[2], 1e-6);
+}
+
+namespace
+{
+  // `value` to `n` significant digits, as the documentation writes them: 0.60, 4.5e-8.
+  std::string digits(const double value, const int n)
+  {
+    char text[32];
+    std::snprintf(text, sizeof text, "%#.*g", n, value);
+    std::string s = text;
+    for (const std::string exponent : {"e-0", "e+0"})
+      if (const auto at = s.find(exponent); at != std::string::npos)
+        s.erase(at + 2, 1);
+    if (s.back() == '.')
+      s.pop_back();
+    return s;
+  }
+} // namespace
+
+// doc/continuation-beam.md §1's table of the reversible starts, printed (opt-in, 20 – 80 elements
+// with every mode take a while): with all FE modes the energy above grazing goes into the modes
+// above the fourth and the period stays within 1 % of T1 at every mesh; with 4 modes the start
+// is an orbit. Run by build/tests/vibroimpact_tests --gtest_also_run_disabled_tests
+// --gtest_filter='*ReversibleStartsTable'.
+TEST(BranchConvergence, DISABLED_ReversibleStartsTable)
+{
+  std::printf("| elements (modes) | E/E_g | T/T1 | energy in modes > 4 | smallest sin(ω_k T/2), k > 4 | flow residual "
+              "from it |\n|---:|---:|---:|---:|---:|---:|\n");
+  for (const auto &[elements, modes, factors] : {std::tuple{20, "0", std::vector{1.01, 1.2, 1.5}},
+                                                 std::tuple{40, "0", std::vector{1.01, 1.2, 1.5}},
+                                                 std::tuple{80, "0", std::vector{1.01, 1.2, 1.5}},
+                                                 std::tuple{20, "4", std::vector{1.5}}})
+    {
+      const auto c     = test_cases::load_case(test_cases::example("pinned_beam_backbone"),
+                                               {"Continuation/Number of modes=" + std::string(modes),
+                                                "Body beam/Number of elements=" + std::to_string(elements)});
+      const auto setup = studies::prepare_continuation(c);
+      const auto &flow = *setup.flow;
+      const auto  n    = flow.dimension() / 2;
+      std::string columns[4];
+      for (const double factor : factors)
+        {
+          const auto start = flow.one_impact_orbit(1, factor * flow.grazing_energy(1));
+          ASSERT_TRUE(start) << elements << " elements, " << factor << " E_g";
+          const auto &[x, T] = *start;
+          double high = 0, smallest_sine = 1;
+          for (Eigen::Index k = 4; k < n; ++k)
+            {
+              const double omega = 2 * M_PI / flow.linear_period(unsigned(k + 1));
+              high += 0.5 * std::pow(omega * x[k], 2) / flow.energy(x); // at the turning point: all potential
+              smallest_sine = std::min(smallest_sine, std::abs(std::sin(omega * T / 2)));
+            }
+          const double residual = (flow.flow(x, T, 0.0, false).x - x).norm() / x.norm();
+          const std::string cell[4] = {digits(T / flow.linear_period(1), 4), digits(100 * high, 2),
+                                       digits(smallest_sine, 2), digits(residual, 2)};
+          for (int k = 0; k < 4; ++k)
+            columns[k] += (columns[k].empty() ? "" : " / ") + cell[k];
+          if (n > 4)
+            {
+              EXPECT_GT(high, 0.03) << elements << " elements, " << factor << " E_g";
+              EXPECT_NEAR(T / flow.linear_period(1), 1.0, 0.01) << elements << " elements, " << factor << " E_g";
+            }
+          else
+            EXPECT_LT(residual, 1e-6);
+        }
+      std::string energies;
+      for (const double factor : factors)
+        energies += (energies.empty() ? "" : " / ") + (std::ostringstream() << factor).str();
+      if (n > 4)
+        std::printf("| %d (%ld) | %s | %s | %s %% | %s | %s |\n", elements, long(n), energies.c_str(),
+                    columns[0].c_str(), columns[1].c_str(), columns[2].c_str(), columns[3].c_str());
+      else
+        std::printf("| %d (%ld) | %s | %s | 0 | | < 1e-6 |\n", elements, long(n), energies.c_str(), columns[0].c_str());
+    }
 }
 
 // A branch study needs what it traces: a Continuation section of free families; a closed form
