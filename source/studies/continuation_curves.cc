@@ -22,14 +22,15 @@ namespace vibroimpact::studies
 {
   namespace
   {
-    // The case's map at each value of the second parameter: the case read again with the entry
-    // set (so any number entry works, the model and the map built as `continue` builds them).
+    // The case's map at each value of the second parameter: the case's text (read once, so that
+    // a file edited during a run does not change it) read again with the entry set, so any number
+    // entry works, the model and the map built as `continue` builds them.
     class CaseMapFamily : public periodic::MapFamily
     {
     public:
-      CaseMapFamily(const CaseFile &c, std::string entry)
+      CaseMapFamily(const CaseFile &c, std::string text, std::string entry)
         : filename_(c.filename)
-        , text_(c.text)
+        , text_(std::move(text))
         , overrides_(c.overrides)
         , entry_(std::move(entry))
         , n_contacts_(static_cast<unsigned int>(structure::build_model(c.description).contacts.size()))
@@ -71,8 +72,7 @@ namespace vibroimpact::studies
             return b;
         auto overrides = overrides_;
         overrides.push_back(entry_ + "=" + io::number_text(lambda, 17));
-        const CaseFile source =
-          text_ ? read_case_text(filename_, *text_, overrides) : read_case_file(filename_, overrides);
+        const CaseFile source = read_case_text(filename_, text_, overrides);
         auto            built  = std::make_shared<Built>();
         built->lambda          = lambda;
         built->owner           = owner;
@@ -90,7 +90,7 @@ namespace vibroimpact::studies
       }
 
       std::string                         filename_;
-      std::optional<std::string>          text_;
+      std::string                         text_;
       std::vector<std::string>            overrides_;
       std::string                         entry_;
       unsigned int                        n_contacts_ = 0;
@@ -119,7 +119,8 @@ namespace vibroimpact::studies
       throw io::InputError(c.filename, "Continuation/" + parameter, reason);
     };
     std::optional<std::string> value;
-    for (const auto &e : case_entries(c.filename, case_text(c), c.overrides).entries)
+    const std::string text = case_text(c);
+    for (const auto &e : case_entries(c.filename, text, c.overrides).entries)
       if (e.path == entry)
         value = e.value;
     if (!value)
@@ -145,7 +146,7 @@ namespace vibroimpact::studies
     if (cc.kind != periodic::OrbitKind::forced &&
         std::find(cc.follow.begin(), cc.follow.end(), periodic::SpecialPoint::grazing) != cc.follow.end())
       fail("Follow", "grazing curves are followed for forced responses only");
-    setup.maps = std::make_shared<CaseMapFamily>(c, entry);
+    setup.maps = std::make_shared<CaseMapFamily>(c, text, entry);
     return setup;
   }
 
