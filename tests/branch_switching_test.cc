@@ -113,17 +113,48 @@ TEST(BranchSwitching, ImpactOscillatorSettlesOnTheStablePeriodTwoOrbits)
   EXPECT_GE(settled, 1u) << "a stable orbit of the family checked";
 }
 
-// tests/two_stops_oscillator.prm: the oscillator between two stops at ±1 is symmetric (x ↦ −x
-// with t ↦ t + T/2), and its symmetric orbits lose their symmetry at branch points. There the
-// secondary family should be switched to: the parent's orbit at the point symmetric (its state
-// half a period on is −x0), the secondary family's first orbits not, by more the farther they are
-// from the point, each an orbit of the map.
-// DISABLED: it fails today, and says why branch-point switching is not done. The located
-// branch points at 0.37479 and 0.41256 rad/s are 4.6e-4 and 7.8e-4 from symmetric while the
-// continued orbits on both sides are symmetric to 1e-10, and the "secondary family" traced from
-// 0.41256 is made of symmetric orbits (asymmetry 1e-9 to 1e-12 at 0.003 to 0.05 from the point,
-// and down to 0.36 rad/s): the switching follows symmetric orbits, not the asymmetric pair.
-TEST(BranchSwitching, DISABLED_SymmetricOscillatorBreaksSymmetryAtItsBranchPoints)
+namespace
+{
+  // Where the symmetric orbits of the two-stop oscillator lose their symmetry, found without the
+  // continuation: a symmetric orbit (x ↦ −x with t ↦ t + T/2) solves G(x0) = φ_{T/2}(x0) + x0 = 0,
+  // and its monodromy is A² with A = ∂φ_{T/2}/∂x0 (the second half-period's map is the first's,
+  // mirrored), so M − I = (A − I)(A + I): G's Jacobian A + I stays regular where A has the
+  // eigenvalue +1, the multiplier +1 of a symmetry-breaking branch point. Newton on G at each
+  // frequency, then secant iterations on det(A − I) in ω from `omega`.
+  double symmetry_breaking_frequency(periodic::PeriodicFlowMap &flow, periodic::Vector x0, const double omega)
+  {
+    const Eigen::Index n = x0.size();
+    const auto det_A_minus_I = [&](const double w) {
+      flow.set_forcing_frequency(w);
+      for (int k = 0; k < 30; ++k)
+        {
+          const auto half = flow.flow(x0, M_PI / w, 0.0, true);
+          const periodic::Vector G = half.x + x0;
+          if (G.norm() < 1e-14 * x0.norm())
+            return (half.jacobian - periodic::Matrix::Identity(n, n)).determinant();
+          x0 -= (half.jacobian + periodic::Matrix::Identity(n, n)).lu().solve(G);
+        }
+      ADD_FAILURE() << "no symmetric orbit at " << w;
+      return std::nan("");
+    };
+    double w0 = omega, w1 = omega * (1 + 1e-6), d0 = det_A_minus_I(w0), d1 = det_A_minus_I(w1);
+    for (int k = 0; k < 40 && std::abs(w1 - w0) > 1e-14 * omega && d1 != d0; ++k)
+      {
+        const double w2 = w1 - d1 * (w1 - w0) / (d1 - d0);
+        w0 = w1, d0 = d1, w1 = w2, d1 = det_A_minus_I(w1);
+      }
+    return w1;
+  }
+} // namespace
+
+// tests/two_stops_oscillator.prm: the oscillator between two stops at ±1 is symmetric, and its
+// symmetric orbits lose their symmetry at branch points, where a pair of asymmetric families (one
+// the mirror image of the other) is born. Each branch point is located at the frequency the
+// symmetric orbits give independently (to 1e-9), switched at once, and the secondary family
+// switched to there is the asymmetric one: its orbits near the point asymmetric, by more the
+// farther they are from it, each an orbit of the map, and the family one curve (no jump to another
+// family past a failure).
+TEST(BranchSwitching, SymmetricOscillatorBreaksSymmetryAtItsBranchPoints)
 {
   auto setup = studies::prepare_continuation(
     test_cases::load_case(std::string(VIBROIMPACT_SOURCE_DIR) + "/tests/two_stops_oscillator.prm"));
@@ -135,21 +166,30 @@ TEST(BranchSwitching, DISABLED_SymmetricOscillatorBreaksSymmetryAtItsBranchPoint
     flow.set_forcing_frequency(p.frequency);
     return (flow.flow(p.state, p.period / 2, 0.0, false).x + p.state).norm() / p.state.norm();
   };
-  unsigned int checked = 0;
+  unsigned int checked = 0, families = 0;
+  std::vector<double> born_at;
   for (const auto &child : parent.children)
     {
       if (child.born_at != periodic::SpecialPoint::branch_point)
         continue;
+      ++families;
+      for (const double w : born_at)
+        EXPECT_GT(std::abs(w - child.born_at_parameter), 1e-6) << "switched once at each branch point";
+      born_at.push_back(child.born_at_parameter);
       const auto point = std::find_if(parent.points.begin(), parent.points.end(), [&](const auto &p) {
         return p.special == periodic::SpecialPoint::branch_point && p.frequency == child.born_at_parameter;
       });
       ASSERT_NE(point, parent.points.end());
+      // The located point's state lies on either family, a share of the bisection off the
+      // symmetric one (the families cross there); its frequency is the symmetric orbits' own.
       EXPECT_LT(asymmetry(*point), 1e-6) << "the parent is symmetric at its branch point " << point->frequency;
-      // The secondary family's orbits near the point (its two ways meet there, in branch order).
+      EXPECT_NEAR(point->frequency, symmetry_breaking_frequency(flow, point->state, point->frequency),
+                  1e-9 * point->frequency);
       for (const auto &p : child.points)
         {
+          EXPECT_FALSE(p.jumped) << "the secondary family is one curve: a break at " << p.frequency;
           const double distance = (p.state - point->state).norm() / point->state.norm();
-          if (distance < 1e-3 || distance > 0.05)
+          if (distance < 1e-2 || distance > 0.1)
             continue; // at the point itself both families meet
           flow.set_forcing_frequency(p.frequency);
           EXPECT_LT((flow.flow(p.state, p.period, 0.0, false).x - p.state).norm(), 1e-7 * p.state.norm());
@@ -158,5 +198,6 @@ TEST(BranchSwitching, DISABLED_SymmetricOscillatorBreaksSymmetryAtItsBranchPoint
           ++checked;
         }
     }
-  EXPECT_GE(checked, 3u) << "orbits of secondary families checked";
+  EXPECT_GE(families, 2u) << "secondary families at the symmetric orbits' branch points";
+  EXPECT_GE(checked, 6u) << "orbits of secondary families checked";
 }

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <iomanip>
 #include <memory>
 
@@ -619,6 +620,58 @@ TEST_P(BeamBranchNearTheSweepOrbit, PassesThroughIt)
 }
 
 INSTANTIATE_TEST_SUITE_P(PeriodicShooting, BeamBranchNearTheSweepOrbit, ::testing::Values(-1.0, 1.0));
+
+// The sweep's period-2 motion at 14.2845 rad/s (1.44732 ω1) lies on the period-2 family switched
+// to at the period doubling at 14.2214 rad/s: the modal CoR settles, after 100 periods from rest,
+// on a state that is one of the family's orbits there (x0 of the orbit over 2T, or its state after
+// one forcing period: the family holds one of the two), to the Newton tolerance; and the other
+// Poincaré point is that orbit's state a forcing period on, on the event-driven map. A regular
+// orbit (stable, with a sticking phase): the two methods meet to ~1e-8 here.
+TEST(PeriodicShooting, BeamPeriodTwoFamilyThroughTheSweepOrbit)
+{
+  const auto c = test_cases::load_case(test_cases::example("pinned_beam_frequency_sweep"),
+                                       {"Sweep/From=1.4473218319924055", "Sweep/To=1.4473218319924055",
+                                        "Sweep/Number of values=1", "Sweep/Recorded periods=2",
+                                        "Sweep/Sampling phase=0"});
+  auto model = structure::build_model(c.description);
+  const studies::ParameterSweep           sweep(model, c.sweep, c.solver());
+  std::pair<model::Vector, model::Vector> settled;
+  const auto                              reference = sweep.run_value(0, 0, nullptr, &settled);
+  const double                            omega     = reference.omega;
+  ASSERT_EQ(reference.points.size(), 2u);
+  EXPECT_GT(std::abs(reference.points[0].u - reference.points[1].u), 1e-3 * std::abs(reference.points[0].u))
+    << "the sweep's motion is of period 2";
+
+  const auto flow_owner = modal_cor_map(model, omega);
+  auto      &flow       = *flow_owner;
+  flow.set_forcing_frequency(omega);
+  const Vector x0 = flow.modal_state(settled.first, settled.second);
+  periodic::ContinuationSettings settings;
+  settings.min_frequency      = 14.19;
+  settings.max_frequency      = 14.3;
+  settings.max_points         = 80;
+  settings.switch_at          = {periodic::SpecialPoint::period_doubling};
+  settings.report_frequencies = {omega};
+  const auto branch           = periodic::continue_forced_response(flow, settings);
+  unsigned int on_it          = 0;
+  for (const auto &family : branch.children)
+    for (const auto &a : family.at_frequencies)
+      {
+        flow.set_forcing_frequency(omega);
+        const Vector shifted = flow.flow(a.orbit.state, 2 * M_PI / omega, 0.0, false).x;
+        const double to_x0 = (a.orbit.state - x0).norm(), to_shifted = (shifted - x0).norm();
+        if (std::min(to_x0, to_shifted) > 1e-6 * x0.norm())
+          continue;
+        ++on_it;
+        std::printf("[ measured ] the sweep's state %.3g of its size from the family's orbit at %.8g rad/s\n",
+                    std::min(to_x0, to_shifted) / x0.norm(), omega);
+        EXPECT_LT(std::min(to_x0, to_shifted), 1e-7 * x0.norm());
+        EXPECT_TRUE(a.orbit.stable) << "largest multiplier " << a.orbit.max_multiplier;
+        EXPECT_NEAR(a.orbit.period * omega / (2 * M_PI), 2.0, 1e-12);
+        EXPECT_EQ(family.born_at, periodic::SpecialPoint::period_doubling);
+      }
+  EXPECT_GE(on_it, 1u) << "the sweep's period-2 orbit at " << omega << " rad/s on a switched family";
+}
 
 // The ends of the range a branch does not reach get sweep steps too, refined as a break's pieces
 // are: the pinned beam between 12.35 and 12.5 rad/s both ways traced 40 % of the range (the way

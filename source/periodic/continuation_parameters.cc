@@ -229,8 +229,8 @@ namespace vibroimpact::periodic
       io::Bounds phase = io::in_range(0, 1);
       phase.open_high  = true;
       s.add("Sampling phase", c.sampling_phase, phase,
-            "branch.csv gives every probe's u and v at t = phase T of each orbit (forced: the sweep's Poincaré point "
-            "for the same phase).");
+            "branch.csv gives every probe's u and v at t = phase T of each orbit (forced: T the forcing period, the "
+            "sweep's Poincaré point for the same phase, the first of a period-2 family's two).");
       s.add("Report frequencies", c.settings.report_frequencies, io::positive(),
             "Forced responses: forcing frequencies (rad/s) at which the branch's orbits are solved once it is traced, "
             "one per stretch that passes each, written to at_frequencies.csv with branch.csv's columns (e.g. a "

@@ -458,8 +458,13 @@ namespace vibroimpact::studies
                    const periodic::ContinuationCase &cc, periodic::PeriodicFlowMap &flow,
                    const model::StructuralModel &m)
     {
-      // The probes at t = phase T: one sampled period, 360 samples (the phase rounded to 1/360).
-      const unsigned int phase_index = static_cast<unsigned int>(std::lround(cc.sampling_phase * 360)) % 360;
+      // The probes at t = phase T, T the forcing period for a forced orbit (over several of them,
+      // a switched family's: its first Poincaré point, where a sweep samples) and the orbit's own
+      // for a free one: one sampled orbit, 360 samples (the phase rounded to 1/360 of the orbit).
+      const double periods =
+        cc.kind == periodic::OrbitKind::forced ? std::max(1.0, std::round(p.period * p.frequency / (2 * M_PI))) : 1.0;
+      const unsigned int phase_index =
+        static_cast<unsigned int>(std::lround(cc.sampling_phase * 360 / periods)) % 360;
       const double second = p.multipliers.size() > 1 ? std::abs(p.multipliers[1]) : 0.0;
       std::vector<double> row{double(b), double(k), p.period, p.frequency, p.energy, double(p.impacts),
                        double(p.sticking_phases), p.max_multiplier, second, double(p.stable),

@@ -73,6 +73,10 @@ namespace vibroimpact::periodic
     // impacts_changed on the step).
     bool         locate_crossed_grazings = true;
     double       restart_jump = 1e-3;
+    // Forced responses: a restart that finds only an orbit far from the last one goes on from it
+    // behind a visible break (`jumped`); off, the branch ends there instead. Off for switched
+    // families: one curve from its special point, what lies beyond a break being another family.
+    bool         jump_past_failures = true;
     // Forced responses: frequencies at which the branch's orbits are solved after it is traced
     // (Branch::at_frequencies), e.g. a sweep's values to compare with.
     std::vector<double> report_frequencies;

@@ -12,6 +12,7 @@
 #include "branch_tests.h"
 #include "continuation_driver.h"
 #include "orbit_solver.h"
+#include "report_frequencies.h"
 #include "restarts.h"
 
 #include <vibroimpact/io/interrupt.h>
@@ -112,6 +113,16 @@ namespace vibroimpact::periodic
       for (std::size_t j = 1; j < std::min(start.orbits.size() + 1, family.points.size()); ++j)
         set_step_flags(family.points[j], family.points[j - 1], j >= 2 ? &family.points[j - 2] : nullptr, free);
       return family;
+    }
+
+    // Whether two located points are one (a branch that passes a special point twice, across a
+    // break): same kind, the parameter within 1e-7 and the state within 1 % (a branch point's
+    // located state lies on either of its two families, a share of the bisection's length off).
+    bool same_special_point(const BranchPoint &a, const BranchPoint &b, const bool free)
+    {
+      const double pa = branch_parameter(a, free), pb = branch_parameter(b, free);
+      return a.special == b.special && std::abs(pa - pb) <= 1e-7 * std::abs(pa) &&
+             (a.state - b.state).norm() <= 1e-2 * a.state.norm();
     }
 
     std::string born_name(const Branch &parent, const std::string &what, const double parameter)
@@ -224,12 +235,17 @@ namespace vibroimpact::periodic
     const bool           free  = forced_flow == nullptr;
     ContinuationSettings child = settings;
     child.switch_depth         = settings.switch_depth - 1;
-    std::size_t traced         = branch.points.size();
+    child.jump_past_failures   = false;
+    std::size_t              traced = branch.points.size();
+    std::vector<std::size_t> switched; // the points switched at
     for (std::size_t k = 0; k < branch.points.size() && io::interrupt_signal() == 0; ++k)
       {
         const SpecialPoint kind = branch.points[k].special;
-        if (std::find(settings.switch_at.begin(), settings.switch_at.end(), kind) == settings.switch_at.end())
+        if (std::find(settings.switch_at.begin(), settings.switch_at.end(), kind) == settings.switch_at.end() ||
+            std::any_of(switched.begin(), switched.end(),
+                        [&](const std::size_t j) { return same_special_point(branch.points[j], branch.points[k], free); }))
           continue;
+        switched.push_back(k);
         // The settings of the new family's problem: over twice the period after a doubling.
         ContinuationSettings  born = child;
         std::optional<Branch> family;
@@ -246,6 +262,8 @@ namespace vibroimpact::periodic
                                       std::to_string(branch_parameter(branch.points[k], free)));
             continue;
           }
+        if (forced_flow)
+          family->at_frequencies = orbits_at_frequencies(*forced_flow, born, *family);
         family->parent            = branch.family;
         family->born_at           = kind;
         family->born_at_parameter = branch_parameter(branch.points[k], free);

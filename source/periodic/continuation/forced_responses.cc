@@ -1,8 +1,8 @@
 // Forced responses (continuation.h): one way over the frequency range or both, each run with
 // restarts and completed by sweep steps, and the branch's orbits at the report frequencies.
 #include "branch_switching.h"
+#include "report_frequencies.h"
 #include "continuation_driver.h"
-#include "orbit_solver.h"
 #include "restarts.h"
 #include "sweep_steps.h"
 
@@ -16,40 +16,6 @@ namespace vibroimpact::periodic
 {
   namespace
   {
-    // The branch's orbits at the report frequencies: on each pair of consecutive points of one
-    // stretch whose frequencies bracket one, Newton at that frequency (the plane p = ω) from the
-    // secant's point there.
-    std::vector<Branch::AtFrequency> orbits_at_frequencies(PeriodicFlowMap &flow, const ContinuationSettings &settings,
-                                                           const Branch &branch)
-    {
-      std::vector<Branch::AtFrequency> found;
-      if (settings.report_frequencies.empty() || branch.points.empty())
-        return found;
-      OrbitSolver solver(flow, &flow, settings, branch.points.front());
-      for (std::size_t k = 1; k < branch.points.size() && io::interrupt_signal() == 0; ++k)
-        {
-          const BranchPoint &a = branch.points[k - 1], &b = branch.points[k];
-          if (b.restarted || a.frequency == b.frequency)
-            continue;
-          const Vector       za = solver.z(a), zb = solver.z(b);
-          const Eigen::Index m  = za.size() - 1;
-          // The stretch's last point counts its own frequency (elsewhere the next pair does).
-          const bool         last = k + 1 == branch.points.size() || branch.points[k + 1].restarted;
-          std::vector<double> along; // where the report frequencies fall on the secant, in order
-          for (const double w : settings.report_frequencies)
-            if (const double s = (w - a.frequency) / (b.frequency - a.frequency); s >= 0 && (s < 1 || (last && s == 1)))
-              along.push_back(s);
-          std::sort(along.begin(), along.end());
-          for (const double s : along)
-            {
-              const Vector guess = za + s * (zb - za);
-              if (auto orbit = solver.on_plane(guess, Vector::Unit(m + 1, m), guess[m]);
-                  orbit && (solver.z(*orbit) - guess).norm() <= (zb - za).norm())
-                found.push_back({k - 1, *orbit});
-            }
-        }
-      return found;
-    }
     // One way over the range: from the lower end up, or from the upper end down (Direction).
     // Without a guess, the damped response settles from rest over some forcing periods.
     Branch one_way_forced_response(PeriodicFlowMap &flow, const ContinuationSettings &settings, const Vector &x0,

@@ -108,7 +108,7 @@ namespace vibroimpact::periodic
 
     // The first restart attempt whose first orbit is accepted (near the end, on the other side
     // where asked), continued by LOCA; else, for a forced response, the first that converged
-    // anywhere, marked `jumped` (a visible break).
+    // anywhere, marked `jumped` (a visible break), where the settings allow jumps.
     std::optional<Branch> restart_past(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
                                        const ContinuationSettings &settings, const std::vector<RestartAttempt> &attempts,
                                        const BranchPoint &end, const std::size_t offset, const double parameter_min,
@@ -120,7 +120,7 @@ namespace vibroimpact::periodic
         for (const auto &attempt : attempts)
           {
             if (attempt.parameter > parameter_max || attempt.parameter < parameter_min || io::interrupt_signal() != 0 ||
-                (allow_far && (free || attempt.other_side)))
+                (allow_far && (free || attempt.other_side || !settings.jump_past_failures)))
               continue;
             ContinuationSettings here = settings;
             here.direction            = attempt.direction;

@@ -206,6 +206,9 @@ namespace vibroimpact::periodic
     // Where the test function changes sign between the consecutive points a and b of one stretch:
     // Illinois false position in the arc length s along their secant, each orbit found on the
     // plane tᵀz = tᵀz_a + s, to 1e-12 of the secant's length (the parameter there to ~1e-12).
+    // Newton starts from between the bracket's two orbits, not from the secant: at a branch point
+    // another family crosses the plane O(√|s − s*|) away, nearer than the secant for s close to
+    // s*, while the bracket's chord stays O((hi − lo)²) off the branch being located.
     // Ja and Jb: ∂F/∂X at a and b (each flowed once for all the tests).
     std::optional<BranchPoint> locate_between(OrbitSolver &solver, const BranchPoint &a, const BranchPoint &b,
                                               const Matrix &Ja, const Matrix &Jb,
@@ -222,10 +225,11 @@ namespace vibroimpact::periodic
         return std::nullopt;
       std::optional<BranchPoint> found;
       int                        side = 0;
+      Vector                     z_lo = za, z_hi = zb;
       for (int k = 0; k < 80 && hi - lo > 1e-12 * length; ++k)
         {
           const double s     = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
-          auto         orbit = solver.on_plane(za + s * t, t, t.dot(za) + s);
+          auto         orbit = solver.on_plane(z_lo + (s - lo) / (hi - lo) * (z_hi - z_lo), t, t.dot(za) + s);
           // An orbit off the secant by more than its length is another branch's (seen: a fold
           // "located" at −4.7 rad/s between two orbits at 11.5).
           if (!orbit || (solver.z(*orbit) - (za + s * t)).norm() > length)
@@ -234,13 +238,13 @@ namespace vibroimpact::periodic
           found          = orbit;
           if (f * f_lo > 0)
             {
-              lo = s, f_lo = f;
+              lo = s, f_lo = f, z_lo = solver.z(*orbit);
               f_hi *= side == -1 ? 0.5 : 1.0; // Illinois: halve the end that stayed
               side = -1;
             }
           else
             {
-              hi = s, f_hi = f;
+              hi = s, f_hi = f, z_hi = solver.z(*orbit);
               f_lo *= side == 1 ? 0.5 : 1.0;
               side = 1;
             }
