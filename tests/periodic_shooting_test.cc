@@ -182,6 +182,36 @@ std::unique_ptr<periodic::LinearImpactFlow> modal_cor_map(model::StructuralModel
   return std::make_unique<periodic::LinearImpactFlow>(model, flow_settings);
 }
 
+// The modal CoR sweep of examples/pinned_beam_frequency_sweep at one value (ω/ω1 as text, sampled
+// at phase 0 over `recorded` periods) and the event-driven map of the same model at its ω, with the
+// sweep's state after its transient in the map's coordinates: what the map's orbits are compared to.
+struct SettledSweep
+{
+  std::unique_ptr<model::StructuralModel>     model; // the map keeps a reference to it
+  studies::SweepValueResult                   reference;
+  std::unique_ptr<periodic::LinearImpactFlow> flow;
+  Vector                                      x0;
+  double                                      omega = 0;
+};
+
+SettledSweep settled_sweep(const std::string &value, const unsigned int recorded)
+{
+  const auto c = test_cases::load_case(test_cases::example("pinned_beam_frequency_sweep"),
+                                       {"Sweep/From=" + value, "Sweep/To=" + value, "Sweep/Number of values=1",
+                                        "Sweep/Recorded periods=" + std::to_string(recorded),
+                                        "Sweep/Sampling phase=0"});
+  SettledSweep out;
+  out.model = std::make_unique<model::StructuralModel>(structure::build_model(c.description));
+  const studies::ParameterSweep           sweep(*out.model, c.sweep, c.solver());
+  std::pair<model::Vector, model::Vector> settled;
+  out.reference = sweep.run_value(0, 0, nullptr, &settled);
+  out.omega     = out.reference.omega;
+  out.flow      = modal_cor_map(*out.model, out.omega);
+  out.flow->set_forcing_frequency(out.omega);
+  out.x0 = out.flow->modal_state(settled.first, settled.second);
+  return out;
+}
+
 // The forced response of the pinned beam on its obstacle (examples/pinned_beam_frequency_sweep,
 // R = 0.7, zeta = 0.05, 4 modes): at each frequency the orbit found by shooting on the event-driven
 // map is the one the modal CoR solver settles on (its Poincaré point at phase 0.75), and it is
@@ -541,20 +571,11 @@ class SweepOrbitOffTheBranches : public ::testing::TestWithParam<std::tuple<doub
 TEST_P(SweepOrbitOffTheBranches, IsAStableOrbitOfTheMap)
 {
   const auto [ratio, impacts, sticking] = GetParam();
-  const std::string value               = std::to_string(ratio);
-  const auto c = test_cases::load_case(test_cases::example("pinned_beam_frequency_sweep"),
-                                       {"Sweep/From=" + value, "Sweep/To=" + value, "Sweep/Number of values=1",
-                                        "Sweep/Recorded periods=3", "Sweep/Sampling phase=0"});
-  auto model = structure::build_model(c.description);
-  const studies::ParameterSweep           sweep(model, c.sweep, c.solver());
-  std::pair<model::Vector, model::Vector> settled;
-  const auto                              reference = sweep.run_value(0, 0, nullptr, &settled);
-  const double                            omega     = reference.omega;
-
-  const auto flow_owner = modal_cor_map(model, omega);
-  auto      &flow       = *flow_owner;
-  flow.set_forcing_frequency(omega);
-  const Vector x0 = flow.modal_state(settled.first, settled.second);
+  const auto    swept     = settled_sweep(std::to_string(ratio), 3);
+  const auto   &reference = swept.reference;
+  const double  omega     = swept.omega;
+  auto         &flow      = *swept.flow;
+  const Vector &x0        = swept.x0;
   periodic::ContinuationSettings settings;
   settings.min_frequency = omega;
   settings.max_frequency = omega * 1.001;
@@ -585,18 +606,10 @@ class BeamBranchNearTheSweepOrbit : public ::testing::TestWithParam<double>
 
 TEST_P(BeamBranchNearTheSweepOrbit, PassesThroughIt)
 {
-  const auto c = test_cases::load_case(test_cases::example("pinned_beam_frequency_sweep"),
-                                       {"Sweep/From=1.25815", "Sweep/To=1.25815", "Sweep/Number of values=1",
-                                        "Sweep/Recorded periods=3", "Sweep/Sampling phase=0"});
-  auto model = structure::build_model(c.description);
-  const studies::ParameterSweep           sweep(model, c.sweep, c.solver());
-  std::pair<model::Vector, model::Vector> settled;
-  const double                            omega = sweep.run_value(0, 0, nullptr, &settled).omega;
-
-  const auto flow_owner = modal_cor_map(model, omega);
-  auto      &flow       = *flow_owner;
-  flow.set_forcing_frequency(omega);
-  const Vector x0 = flow.modal_state(settled.first, settled.second);
+  const auto    swept = settled_sweep("1.25815", 3);
+  const double  omega = swept.omega;
+  auto         &flow  = *swept.flow;
+  const Vector &x0    = swept.x0;
   periodic::ContinuationSettings settings;
   settings.min_frequency      = 12.3;
   settings.max_frequency      = 12.5;
@@ -629,23 +642,14 @@ INSTANTIATE_TEST_SUITE_P(PeriodicShooting, BeamBranchNearTheSweepOrbit, ::testin
 // orbit (stable, with a sticking phase): the two methods meet to ~1e-8 here.
 TEST(PeriodicShooting, BeamPeriodTwoFamilyThroughTheSweepOrbit)
 {
-  const auto c = test_cases::load_case(test_cases::example("pinned_beam_frequency_sweep"),
-                                       {"Sweep/From=1.4473218319924055", "Sweep/To=1.4473218319924055",
-                                        "Sweep/Number of values=1", "Sweep/Recorded periods=2",
-                                        "Sweep/Sampling phase=0"});
-  auto model = structure::build_model(c.description);
-  const studies::ParameterSweep           sweep(model, c.sweep, c.solver());
-  std::pair<model::Vector, model::Vector> settled;
-  const auto                              reference = sweep.run_value(0, 0, nullptr, &settled);
-  const double                            omega     = reference.omega;
+  const auto    swept     = settled_sweep("1.4473218319924055", 2);
+  const auto   &reference = swept.reference;
+  const double  omega     = swept.omega;
+  auto         &flow      = *swept.flow;
+  const Vector &x0        = swept.x0;
   ASSERT_EQ(reference.points.size(), 2u);
   EXPECT_GT(std::abs(reference.points[0].u - reference.points[1].u), 1e-3 * std::abs(reference.points[0].u))
     << "the sweep's motion is of period 2";
-
-  const auto flow_owner = modal_cor_map(model, omega);
-  auto      &flow       = *flow_owner;
-  flow.set_forcing_frequency(omega);
-  const Vector x0 = flow.modal_state(settled.first, settled.second);
   periodic::ContinuationSettings settings;
   settings.min_frequency      = 14.19;
   settings.max_frequency      = 14.3;

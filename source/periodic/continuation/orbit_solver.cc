@@ -37,9 +37,13 @@ namespace vibroimpact::periodic
             const double plane = t.dot(zk) - c;
             if (F.norm() < 0.1 * settings_.tolerance && std::abs(plane) < 1e-12 * (1 + std::abs(c)))
               return problem_->orbit(X, p);
-            const double dp = 1e-7 * std::max(1.0, std::abs(p));
-            const Vector Fp =
-              (problem_->residual(X, p + dp, false).first - problem_->residual(X, p - dp, false).first) / (2 * dp);
+            // On a plane of fixed parameter the step leaves p alone once on it: ∂F/∂p (two more
+            // flows by central differences) is needed only off it, or on any other plane.
+            const bool   fixed_p = plane == 0 && t.head(m).isZero(0.0);
+            const double dp      = 1e-7 * std::max(1.0, std::abs(p));
+            const Vector Fp      = fixed_p ? Vector::Zero(m)
+                                           : Vector((problem_->residual(X, p + dp, false).first -
+                                                     problem_->residual(X, p - dp, false).first) / (2 * dp));
             Matrix A(m + 1, m + 1);
             A.topLeftCorner(m, m)  = J;
             A.topRightCorner(m, 1) = Fp;
