@@ -174,7 +174,8 @@ namespace vibroimpact::integrators
     struct Factorization;
     std::unique_ptr<Factorization> factorization_;
 
-    Eigen::SparseMatrix<double>    H_;        // contacts × n, rows H_i
+    // contacts × n, rows H_i: row-major, so that H v and H_i costs their nonzeros, not n
+    Eigen::SparseMatrix<double, Eigen::RowMajor> H_;
     Eigen::MatrixXd                Y_;        // W⁻¹ Hᵀ, n × contacts
     Eigen::MatrixXd                delassus_; // H W⁻¹ Hᵀ
     std::vector<std::vector<Eigen::Index>> contact_dofs_; // support of each row

@@ -63,6 +63,9 @@ namespace vibroimpact::integrators
     Eigen::MatrixXd                                    y_basis;  // W0⁻¹B
     Eigen::VectorXd                                    d;        // θ h c
     Eigen::PartialPivLU<Eigen::MatrixXd>               capacitance;
+    // The free step's right-hand side, fused once: W v_free = R_u u + R_v v (+ the loads and the
+    // modal damping), R_u = −hK, R_v = M − θ(1−θ)h²K − (1−θ)hC (free_velocity).
+    Eigen::SparseMatrix<double> rhs_u, rhs_v;
 
     Vector solve(const Vector &x) const
     {
@@ -90,6 +93,10 @@ namespace vibroimpact::integrators
     Eigen::SparseMatrix<double> W = model.mass + (theta * h) * model.damping +
                                     (theta * theta * h * h) * model.stiffness;
     W.makeCompressed();
+    factorization_->rhs_u = -h * model.stiffness;
+    factorization_->rhs_v = model.mass - (theta * (1 - theta) * h * h) * model.stiffness - ((1 - theta) * h) * model.damping;
+    factorization_->rhs_u.makeCompressed();
+    factorization_->rhs_v.makeCompressed();
     factorization_->ldlt.compute(W);
     if (factorization_->ldlt.info() != Eigen::Success)
       throw NumericalFailure("the iteration matrix W = M + θhC + θ²h²K could not be factored");
@@ -153,14 +160,18 @@ namespace vibroimpact::integrators
   }
 
   // W⁻¹ (M v − hK(u + θ(1−θ)hv) − (1−θ)hCv + h f_θ): the velocity without impulses.
+  // W v_free = M v − hK(u + θ(1−θ)h v) − (1−θ)h C v + h f_θ, the first three as two products with
+  // the matrices fused in the constructor (the bare step's cost: doc/performance.md).
   Vector MoreauJean::free_velocity(const State &s, const Vector &f_theta) const
   {
     const double h = settings_.time_step, theta = settings_.theta;
-    Vector       rhs = model_.mass * s.v;
-    rhs -= h * (model_.stiffness * (s.u + (theta * (1 - theta) * h) * s.v));
-    if (theta < 1.0)
-      rhs -= ((1 - theta) * h) * model_.damping_force(s.v);
-    rhs += h * f_theta;
+    Vector       rhs(s.v.size());
+    rhs.noalias() = factorization_->rhs_u * s.u;
+    rhs.noalias() += factorization_->rhs_v * s.v;
+    if (theta < 1.0 && !model_.modal_damping.empty())
+      rhs -= ((1 - theta) * h) * model_.modal_damping.apply(s.v);
+    if (f_theta.size() > 0)
+      rhs += h * f_theta;
     return solve_w(rhs);
   }
 
@@ -169,8 +180,10 @@ namespace vibroimpact::integrators
     const double h = settings_.time_step, theta = settings_.theta;
     StepEnergy   e;
     const Vector v_theta = theta * after.v + (1 - theta) * before.v;
-    e.external_work       = h * v_theta.dot(f_theta);
-    e.damping_dissipation = h * v_theta.dot(model_.damping_force(v_theta));
+    if (f_theta.size() > 0) // unloaded: no work
+      e.external_work = h * v_theta.dot(f_theta);
+    if (model_.damping.nonZeros() > 0 || !model_.modal_damping.empty()) // undamped: none
+      e.damping_dissipation = h * v_theta.dot(model_.damping_force(v_theta));
     if (theta != 0.5)
       {
         const Vector dv = after.v - before.v, du = after.u - before.u;
@@ -342,7 +355,9 @@ namespace vibroimpact::integrators
     report.velocity_before = H_ * state.v;
     report.complementarity = Vector::Zero(n_contacts);
 
-    const Vector f_theta = theta * model_.load(state.t + h) + (1 - theta) * model_.load(state.t);
+    // Unloaded: f_θ empty, and no product with it (step_energy, free_velocity, correct_energy).
+    const Vector f_theta =
+      model_.loads.empty() ? Vector() : Vector(theta * model_.load(state.t + h) + (1 - theta) * model_.load(state.t));
     Vector       v_plus  = free_velocity(state, f_theta);
     report.velocity_free = H_ * v_plus;
 
@@ -422,7 +437,7 @@ namespace vibroimpact::integrators
                              h * theta * theta * I.dot(CI);
             const double b = MI.dot(after.v) + h * theta * KI.dot(after.u) +
                              2 * (theta - 0.5) * (MI.dot(dv) + h * theta * KI.dot(du)) +
-                             2 * h * theta * CI.dot(v_theta) - h * theta * I.dot(f_theta);
+                             2 * h * theta * CI.dot(v_theta) - h * theta * (f_theta.size() > 0 ? I.dot(f_theta) : 0.0);
             const double c = -normal_loss;
             const double beta = energy_correction_root(a, b, c);
             after.v += beta * I;
@@ -494,14 +509,12 @@ namespace vibroimpact::integrators
   {
     const double h = settings_.time_step, theta = settings_.theta;
     Eigen::MatrixXd dV_plus(dV.rows(), dV.cols());
+    State           column; // the free step is linear in (u, v): its unloaded part
     for (Eigen::Index k = 0; k < dV.cols(); ++k)
       {
-        const Vector dv = dV.col(k);
-        Vector       rhs = model_.mass * dv;
-        rhs -= h * (model_.stiffness * (Vector(dU.col(k)) + (theta * (1 - theta) * h) * dv));
-        if (theta < 1.0)
-          rhs -= ((1 - theta) * h) * model_.damping_force(dv);
-        dV_plus.col(k) = solve_w(rhs);
+        column.u       = dU.col(k);
+        column.v       = dV.col(k);
+        dV_plus.col(k) = free_velocity(column, Vector());
       }
     if (!active.empty())
       {
