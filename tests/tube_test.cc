@@ -5,6 +5,7 @@
 #include <vibroimpact/model/modal_analysis.h>
 #include <vibroimpact/model/spatial_support.h>
 #include <vibroimpact/structure/model_builder.h>
+#include <vibroimpact/structure/tube_description.h>
 
 #include "test_support.h"
 
@@ -21,7 +22,7 @@ namespace
   {
     auto body              = test_cases::beam("tube", n, left, right);
     body.type              = structure::BodyType("tube");
-    body.tube.outer_radius = 0.01;
+    body.kind_entries<structure::TubeDescription>().outer_radius = 0.01;
     return body;
   }
 
@@ -108,14 +109,15 @@ TEST(Tube, TorsionAndAxialFrequenciesConvergeToTheirClosedFormsAtRateTwo)
   double       previous[4] = {};
   for (const unsigned int n : {8u, 16u})
     {
-      auto body                     = tube(n, EndCondition::pinned, EndCondition::pinned);
-      body.tube.torsion             = true;
-      body.tube.torsional_stiffness = GJ;
-      body.tube.polar_inertia       = rhoJ;
-      body.tube.torsion_left        = EndCondition::clamped;
-      body.tube.axial               = true;
-      body.axial_stiffness          = EA;
-      body.tube.axial_left = body.tube.axial_right = EndCondition::clamped;
+      auto  body                 = tube(n, EndCondition::pinned, EndCondition::pinned);
+      auto &fields               = body.kind_entries<structure::TubeDescription>();
+      fields.torsion             = true;
+      fields.torsional_stiffness = GJ;
+      fields.polar_inertia       = rhoJ;
+      fields.torsion_left        = EndCondition::clamped;
+      fields.axial               = true;
+      body.axial_stiffness       = EA;
+      fields.axial_left = fields.axial_right = EndCondition::clamped;
       const auto m       = build({body});
       const auto torsion = frequencies_of(m, model::DofKind::twist, 2);
       const auto axial   = frequencies_of(m, model::DofKind::axial, 2);

@@ -209,11 +209,11 @@ namespace vibroimpact::model
       return basis;
     }
 
-    // A tube's bending frequencies come in pairs: its model needs the deflated runs.
+    // A body bending in two planes has its frequencies in pairs: its model needs the deflated runs.
     bool may_repeat_frequencies(const StructuralModel &model)
     {
       for (const auto &body : model.continuum.bodies)
-        if (body.type == ContinuumBody::Type::tube)
+        if (body.repeated_frequencies)
           return true;
       return false;
     }

@@ -131,7 +131,7 @@ namespace vibroimpact::periodic
     const model::ContinuumBody &the_rod(const model::StructuralModel &m)
     {
       const auto &bodies = m.continuum.bodies;
-      if (bodies.size() != 1 || bodies.front().type != model::ContinuumBody::Type::rod)
+      if (bodies.size() != 1 || bodies.front().field != model::ContinuumBody::Field::axial)
         refuse("the model is not one rod");
       const auto &rod = bodies.front();
       if (rod.left != model::ContinuumBody::End::clamped || rod.right != model::ContinuumBody::End::free)

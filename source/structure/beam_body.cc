@@ -41,6 +41,6 @@ namespace vibroimpact::structure
     const BodyKindRegistration beam_kind_registration{
       {"beam", "beam: Euler–Bernoulli, C1 Hermite elements (transverse deflection and slope)", 0,
        factory_of<BeamBody>(),
-       BodyKindTraits(model::ContinuumBody::Type::beam, {BodyKindTraits::Trait::bending}), {}}}; // no entries of its own
+       BodyKindTraits(model::ContinuumBody::Field::bending, {BodyKindTraits::Trait::bending}), {}}}; // no entries of its own
   } // namespace
 } // namespace vibroimpact::structure

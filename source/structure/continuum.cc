@@ -33,7 +33,7 @@ namespace vibroimpact::structure
     if (bodies.size() != 1 || m.continuum.n_lumped_elements != 0)
       return {};
     const Body &beam = bodies.front();
-    if (beam.type != Body::Type::beam || beam.left != Body::End::pinned || beam.right != Body::End::pinned)
+    if (beam.field != Body::Field::bending || beam.left != Body::End::pinned || beam.right != Body::End::pinned)
       return {};
     std::vector<std::pair<double, bool>> dofs; // (x, is slope)
     for (std::size_t i = 0; i < beam.dof_coordinates.size(); ++i)
@@ -66,7 +66,9 @@ namespace vibroimpact::structure
         const auto &d    = body->description();
         model::ContinuumBody c;
         c.name            = d.name;
-        c.type            = body->kind_traits().continuum;
+        c.kind            = d.type.name();
+        c.field           = body->kind_traits().continuum;
+        c.repeated_frequencies = body->kind_traits().in_space;
         c.length          = body->length();
         c.stiffness       = d.stiffness;
         c.mass_per_length = d.mass_per_length;

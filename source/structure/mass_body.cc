@@ -43,6 +43,6 @@ namespace vibroimpact::structure
        [](const BodyDescription &description, const std::string &, const std::string &) {
          return std::make_unique<MassBody>(description);
        },
-       BodyKindTraits(model::ContinuumBody::Type::mass, {BodyKindTraits::Trait::point}), {}}}; // no entries of its own
+       BodyKindTraits(model::ContinuumBody::Field::other, {BodyKindTraits::Trait::point}), {}}}; // no entries of its own
   } // namespace
 } // namespace vibroimpact::structure

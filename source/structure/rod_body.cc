@@ -19,6 +19,6 @@ namespace vibroimpact::structure
     const BodyKindRegistration rod_kind_registration{
       {"rod", "rod: axial, FE_Q elements", 1,
        factory_of<RodBody>(),
-       BodyKindTraits(model::ContinuumBody::Type::rod, {BodyKindTraits::Trait::blended_mass}), {}}}; // no entries of its own
+       BodyKindTraits(model::ContinuumBody::Field::axial, {BodyKindTraits::Trait::blended_mass}), {}}}; // no entries of its own
   } // namespace
 } // namespace vibroimpact::structure

@@ -183,7 +183,7 @@ namespace vibroimpact::structure
                     model::SparseRowVector(assembly.n_dofs());
         s.axial.prune(0.0);
         s.twist.prune(0.0);
-        s.outer_radius = body.description().tube.outer_radius;
+        s.outer_radius = body.outer_radius();
         s.centre       = support.centre;
         s.clearance    = support.clearance;
         if (s.shape == model::SpatialSupport::Shape::polygonal)

@@ -6,6 +6,7 @@
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/structure/body.h>
 #include <vibroimpact/structure/case_parameters.h>
+#include <vibroimpact/structure/tube_description.h>
 
 #include "assembly.h"
 #include "body_fields.h"
@@ -22,6 +23,8 @@ namespace vibroimpact::structure
   {
     using Direction = std::array<double, 3>;
 
+    const TubeDescription &tube_of(const BodyDescription &d) { return d.kind_entries<TubeDescription>(); }
+
     class TubeBody : public Body
     {
     public:
@@ -31,10 +34,10 @@ namespace vibroimpact::structure
         , e2_(d, d.left, d.right, case_file, mesh_directory)
         , frame_(tube_frame(d))
       {
-        if (d.tube.axial)
-          axial_.emplace(d, d.tube.axial_left, d.tube.axial_right, case_file, mesh_directory);
-        if (d.tube.torsion)
-          twist_.emplace(d, d.tube.torsion_left, d.tube.torsion_right, case_file, mesh_directory);
+        if (tube_of(d).axial)
+          axial_.emplace(d, tube_of(d).axial_left, tube_of(d).axial_right, case_file, mesh_directory);
+        if (tube_of(d).torsion)
+          twist_.emplace(d, tube_of(d).torsion_left, tube_of(d).torsion_right, case_file, mesh_directory);
         axial_offset_ = 2 * e1_.n_dofs();
         twist_offset_ = axial_offset_ + (axial_ ? axial_->n_dofs() : 0);
         n_dofs_       = twist_offset_ + (twist_ ? twist_->n_dofs() : 0);
@@ -61,9 +64,11 @@ namespace vibroimpact::structure
         if (axial_)
           axial_->assemble(d.axial_stiffness, d.mass_per_length, d.lumped_fraction, axial_offset_, mass, stiffness);
         if (twist_)
-          twist_->assemble(d.tube.torsional_stiffness, d.tube.polar_inertia, d.lumped_fraction, twist_offset_, mass,
+          twist_->assemble(tube_of(d).torsional_stiffness, tube_of(d).polar_inertia, d.lumped_fraction, twist_offset_, mass,
                            stiffness);
       }
+
+      double outer_radius() const override { return tube_of(description()).outer_radius; }
 
       std::optional<double> strain_energy(const model::Vector &u) const override
       {
@@ -73,7 +78,7 @@ namespace vibroimpact::structure
         if (axial_)
           energy += axial_->strain_energy(d.axial_stiffness, u.data() + axial_offset_);
         if (twist_)
-          energy += twist_->strain_energy(d.tube.torsional_stiffness, u.data() + twist_offset_);
+          energy += twist_->strain_energy(tube_of(d).torsional_stiffness, u.data() + twist_offset_);
         return energy;
       }
 
@@ -82,7 +87,7 @@ namespace vibroimpact::structure
       std::vector<InitialExpressions> initial_expressions() const override
       {
         auto        fields = Body::initial_expressions();
-        const auto &tube   = description().tube;
+        const auto &tube   = tube_of(description());
         fields.push_back({BodyField::second_deflection, tube.initial_displacement_e2, tube.initial_velocity_e2,
                           "Initial displacement e2", "Initial velocity e2"});
         return fields;
@@ -92,9 +97,9 @@ namespace vibroimpact::structure
       {
         auto        data = Body::material_data();
         const auto &d    = description();
-        data.insert(data.end(), {{"Axial stiffness", d.tube.axial ? d.axial_stiffness : 1.0},
-                                 {"Torsional stiffness", d.tube.torsion ? d.tube.torsional_stiffness : 1.0},
-                                 {"Polar inertia per unit length", d.tube.torsion ? d.tube.polar_inertia : 1.0}});
+        data.insert(data.end(), {{"Axial stiffness", tube_of(d).axial ? d.axial_stiffness : 1.0},
+                                 {"Torsional stiffness", tube_of(d).torsion ? tube_of(d).torsional_stiffness : 1.0},
+                                 {"Polar inertia per unit length", tube_of(d).torsion ? tube_of(d).polar_inertia : 1.0}});
         return data;
       }
 
@@ -202,7 +207,7 @@ namespace vibroimpact::structure
     // field and Torsion field) with their data and ends, and its initial state along e2.
     void bind_tube_entries(io::ParameterSection &s, BodyDescription &body)
     {
-      TubeDescription &tube = body.tube;
+      TubeDescription &tube = body.kind_entries<TubeDescription>();
       s.add("Outer radius", tube.outer_radius, io::non_negative(),
             "R of a tube (length): where its surface touches a support; with a torsion field the contact point slides "
             "with the centreline's velocity plus R times the rate of twist.");
@@ -240,10 +245,10 @@ namespace vibroimpact::structure
        3, factory_of<TubeBody>(),
        [] {
          using Trait = BodyKindTraits::Trait;
-         BodyKindTraits t(model::ContinuumBody::Type::tube, {Trait::bending, Trait::in_space});
+         BodyKindTraits t(model::ContinuumBody::Field::other, {Trait::bending, Trait::in_space});
          // Two beam elements' DoFs, and half as many again for each of the axial and torsion
          // fields (one DoF a node where the beam has two).
-         t.element_weight = [](const BodyDescription &d) { return 2 + 0.5 * (d.tube.axial + d.tube.torsion); };
+         t.element_weight = [](const BodyDescription &d) { return 2 + 0.5 * (tube_of(d).axial + tube_of(d).torsion); };
          return t;
        }(),
        bind_tube_entries}};

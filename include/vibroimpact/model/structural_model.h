@@ -162,12 +162,14 @@ namespace vibroimpact::model
   // field at any x. Plain data plus one closure: no mesh.
   struct ContinuumBody
   {
-    enum class Type
+    // The continuum the body's primary field discretises, as the continuum-based solvers (the
+    // wave modes, the rod's wave map, the closed forms) know it; `other` for what they do not
+    // take (a point mass, a tube, any new kind), which they refuse by the kind's name.
+    enum class Field
     {
-      beam, // Euler–Bernoulli: stiffness EI, deflection
-      rod,  // St Venant: stiffness EA, axial displacement
-      mass, // a rigid point mass (mass_per_length holds its mass)
-      tube  // a beam in space (structure's tube kind): EI, ρA; displacement_row reads its e1 deflection
+      bending, // Euler–Bernoulli: stiffness EI, deflection
+      axial,   // St Venant: stiffness EA, axial displacement
+      other
     };
     enum class End
     {
@@ -177,7 +179,9 @@ namespace vibroimpact::model
       sliding
     };
     std::string  name;
-    Type         type            = Type::beam;
+    std::string  kind;                  // its kind's name in the case file (Type = ...)
+    Field        field = Field::other;
+    bool         repeated_frequencies = false; // its modes come in pairs (bending in two planes)
     double       length          = 0.0;
     double       stiffness       = 0.0;
     double       mass_per_length = 0.0;

@@ -41,10 +41,10 @@ namespace vibroimpact::structure
       blended_mass
     };
     BodyKindTraits() = default;
-    // A kind's traits in one line: its continuum kind and the traits it has, e.g.
-    // BodyKindTraits(model::ContinuumBody::Type::beam, {Trait::bending}).
-    BodyKindTraits(const model::ContinuumBody::Type kind, const std::initializer_list<Trait> traits)
-      : continuum(kind)
+    // A kind's traits in one line: the continuum its field is and the traits it has, e.g.
+    // BodyKindTraits(model::ContinuumBody::Field::bending, {Trait::bending}).
+    BodyKindTraits(const model::ContinuumBody::Field field, const std::initializer_list<Trait> traits)
+      : continuum(field)
     {
       const auto has = [&traits](const Trait t) { return std::find(traits.begin(), traits.end(), t) != traits.end(); };
       point        = has(Trait::point);
@@ -65,8 +65,8 @@ namespace vibroimpact::structure
     bool in_space = false;
     // Takes a blended mass matrix ((1 − f) consistent + f lumped).
     bool blended_mass = false;
-    // Its kind in the continuum description (model::ContinuumBody) the wave-mode reference reads.
-    model::ContinuumBody::Type continuum = model::ContinuumBody::Type::beam;
+    // Its field in the continuum description (model::ContinuumBody) the continuum-based solvers read.
+    model::ContinuumBody::Field continuum = model::ContinuumBody::Field::other;
     // Its elements' weight in the model-size estimate, in beam elements (empty: 1).
     std::function<double(const BodyDescription &)> element_weight;
   };
@@ -108,6 +108,10 @@ namespace vibroimpact::structure
 
     // The spatial direction of the body's displacement DoFs, for drawing.
     virtual std::array<double, 3> motion_direction() const = 0;
+
+    // The radius of its cross-section where a support in space holds it (a tube's Outer radius);
+    // 0: a line.
+    virtual double outer_radius() const { return 0.0; }
 
     // A body with more than one displacement field (a tube: BodyField) answers for each; the
     // defaults describe a body whose only field is its primary one, so beams, rods and masses

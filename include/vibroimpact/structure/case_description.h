@@ -3,8 +3,10 @@
 // model_builder.h. Lengths, masses and forces are in any consistent unit system.
 #pragma once
 
+#include <any>
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,22 +53,6 @@ namespace vibroimpact::structure
     sliding  // beam: w' = 0
   };
 
-  // What only a tube has (Type = tube): its outer radius, and its axial (EA: the body's Axial
-  // stiffness, ρA its Mass per unit length) and torsion fields where asked, each with its own end
-  // conditions (free or fixed), and its initial state along e2. Read by the tube kind itself.
-  struct TubeDescription
-  {
-    double       outer_radius        = 0.0; // R
-    bool         axial               = false;
-    bool         torsion             = false;
-    double       torsional_stiffness = 1.0; // GJ
-    double       polar_inertia       = 1.0; // rho J per unit length
-    EndCondition axial_left = EndCondition::free, axial_right = EndCondition::free;     // clamped: fixed
-    EndCondition torsion_left = EndCondition::free, torsion_right = EndCondition::free; // clamped: fixed
-    std::string  initial_displacement_e2 = "0";
-    std::string  initial_velocity_e2     = "0";
-  };
-
   struct BodyDescription
   {
     std::string  name;
@@ -93,7 +79,28 @@ namespace vibroimpact::structure
     std::string initial_displacement = "0"; // expression of x
     std::string initial_velocity     = "0";
 
-    TubeDescription tube; // Type = tube only
+    // What only a kind reads, by type, so that this description names no kind (a tube's:
+    // structure/tube_description.h). Every kind's entries are declared in every Body section,
+    // so each kind's data has its own slot: kind_entries<T>() makes a default T the first time
+    // (a deque: the entries bound to one kind's data stay valid as another kind's is added).
+    std::deque<std::any> kind_data;
+    template <typename T>
+    T &kind_entries()
+    {
+      for (auto &held : kind_data)
+        if (T *data = std::any_cast<T>(&held))
+          return *data;
+      return std::any_cast<T &>(kind_data.emplace_back(T{}));
+    }
+    template <typename T>
+    const T &kind_entries() const
+    {
+      static const T none{};
+      for (const auto &held : kind_data)
+        if (const T *data = std::any_cast<T>(&held))
+          return *data;
+      return none;
+    }
   };
 
   // A point on a body at coordinate x along it; an empty body is the ground.

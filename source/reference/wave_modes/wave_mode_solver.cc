@@ -67,14 +67,14 @@ namespace vibroimpact::reference
         {
           const auto       &body    = bodies[b];
           const std::string section = "Body " + body.name + "/";
-          if (body.type == Body::Type::mass)
-            throw io::InputError(file, section + "Type", "a point mass: " + why);
-          if (body.type == Body::Type::tube)
-            throw io::InputError(file, section + "Type", "a tube: " + why + " (in one plane)");
-          int &slot = body.type == Body::Type::beam ? layout.beam : layout.rod;
+          // An Euler–Bernoulli bending field or a St Venant axial one; any other kind is refused
+          // by its name (a point mass, a tube, a kind added later).
+          if (body.field == Body::Field::other)
+            throw io::InputError(file, section + "Type", "a " + body.kind + ": " + why);
+          const bool beam = body.field == Body::Field::bending;
+          int       &slot = beam ? layout.beam : layout.rod;
           if (slot >= 0)
-            throw io::InputError(file, section + "Type", "a second " +
-                                   std::string(body.type == Body::Type::beam ? "beam" : "rod") + ": " + why);
+            throw io::InputError(file, section + "Type", "a second " + std::string(beam ? "beam" : "rod") + ": " + why);
           slot = static_cast<int>(b);
           if (body.left != Body::End::clamped)
             throw io::InputError(file, section + "Left end", "must be clamped (fixed): " + why);
