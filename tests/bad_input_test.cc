@@ -325,6 +325,11 @@ TEST_F(BadInput, InputThatWouldBeSilentlyMisread)
   // A zero axis cannot place a body.
   expect_rejected(replace(valid_case, "set Type = beam", "set Type = beam\n  set Axis = 0, 0, 0"), "Body beam/Axis",
                   "zero");
+  // A Timoshenko beam needs its own two entries.
+  expect_rejected(replace(valid_case, "set Type = beam", "set Type = timoshenko beam\n  set Rotary inertia per unit length = 0.01"),
+                  "Body beam/Shear stiffness", "positive");
+  expect_rejected(replace(valid_case, "set Type = beam", "set Type = timoshenko beam\n  set Shear stiffness = 100"),
+                  "Body beam/Rotary inertia per unit length", "positive");
   // A byte-order mark, a JSON array at the top level.
   expect_rejected("\xEF\xBB\xBF" + std::string(valid_case), "case.prm:1", "byte-order mark");
   {

@@ -85,6 +85,13 @@ namespace vibroimpact::structure
     // ½ ∫ stiffness u'² at the Gauss points (a sum of squares); u points at the first DoF.
     double strain_energy(double stiffness, const double *u) const;
 
+    // A Timoshenko beam's shear term ∫ κGA (w' − θ)², this field w at `offset`, `rotation` θ (on
+    // the same mesh, same degree) at `rotation_offset`, by Gauss rules of one point fewer than
+    // the field's (selective reduced integration: the shear does not lock as the beam gets
+    // slender; doc/theory.md, "Timoshenko beam").
+    void assemble_shear(const LagrangeField &rotation, double shear_stiffness, unsigned int offset,
+                        unsigned int rotation_offset, Triplets &stiffness_entries) const;
+
     // axial for every DoF (a rod's displacement; a tube's twist is labelled by the tube).
     std::vector<model::DofKind> dof_kinds() const { return std::vector<model::DofKind>(n_dofs(), model::DofKind::axial); }
 

@@ -167,7 +167,7 @@ namespace vibroimpact::structure
             "A gmsh 1D mesh spanning [0, L] (e.g. graded near a contact); relative paths are looked up next to the "
             "case file, then in the working directory.");
       s.add("Global refinements", body.refinements, 0, 20, "Times the mesh is bisected after it is made or read.");
-      s.add("Element degree", body.degree, 1, 2, "Polynomial degree of a rod's FE_Q elements: 1 or 2.");
+      s.add("Element degree", body.degree, 1, 2, "Polynomial degree of the FE_Q elements of a rod (a timoshenko beam's fields; a tube's axial and torsion fields): 1 or 2.");
       bind_end(s, "Left end", body.left, body.type,
                "End condition at x = 0. Beam and tube (both planes): free|pinned|clamped|sliding; rod: free|fixed.");
       bind_end(s, "Right end", body.right, body.type, "End condition at x = L (same choices).");

@@ -88,6 +88,41 @@ namespace vibroimpact::structure
       }
   }
 
+  void LagrangeField::assemble_shear(const LagrangeField &rotation, const double shear_stiffness,
+                                     const unsigned int offset, const unsigned int rotation_offset,
+                                     Triplets &stiffness_entries) const
+  {
+    const auto             &fe = shapes_->fe;
+    const dealii::QGauss<1> reduced(fe.degree);
+    const unsigned int      n = fe.n_dofs_per_cell();
+    // The element's unknowns: this field's n, then the rotation's n; B = [N_w'  −N_θ] at a point.
+    std::vector<double> k(4 * n * n), B(2 * n);
+    for (std::size_t e = 0; e < table_.elements.size(); ++e)
+      {
+        const auto  &element = table_.elements[e];
+        const double h       = element.x_right - element.x_left;
+        std::fill(k.begin(), k.end(), 0.0);
+        for (unsigned int q = 0; q < reduced.size(); ++q)
+          {
+            const auto &p = reduced.point(q);
+            for (unsigned int i = 0; i < n; ++i)
+              B[i] = fe.shape_grad(i, p)[0] / h, B[n + i] = -fe.shape_value(i, p);
+            const double w = shear_stiffness * reduced.weight(q) * h;
+            for (unsigned int i = 0; i < 2 * n; ++i)
+              for (unsigned int j = 0; j < 2 * n; ++j)
+                k[i * 2 * n + j] += w * B[i] * B[j];
+          }
+        const auto global = [&](const unsigned int i) -> int {
+          const int local = i < n ? free_[element.dofs[i]] : rotation.free_[rotation.table_.elements[e].dofs[i - n]];
+          return local < 0 ? -1 : local + static_cast<int>(i < n ? offset : rotation_offset);
+        };
+        for (unsigned int i = 0; i < 2 * n; ++i)
+          for (unsigned int j = 0; j < 2 * n; ++j)
+            if (global(i) >= 0 && global(j) >= 0)
+              stiffness_entries.emplace_back(global(i), global(j), k[i * 2 * n + j]);
+      }
+  }
+
   double LagrangeField::strain_energy(const double stiffness, const double *u) const
   {
     // ½ ∫ stiffness u'² from the strain at the Gauss points: a sum of squares.

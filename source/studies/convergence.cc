@@ -226,7 +226,8 @@ namespace vibroimpact::studies
           io::Choices<ExactSolution>{{"none", ExactSolution::none},
                                      {"pinned-pinned beam", ExactSolution::pinned_pinned_beam},
                                      {"clamped-free beam", ExactSolution::clamped_free_beam},
-                                     {"fixed-free rod", ExactSolution::fixed_free_rod}},
+                                     {"fixed-free rod", ExactSolution::fixed_free_rod},
+                                     {"pinned-pinned timoshenko beam", ExactSolution::pinned_pinned_timoshenko_beam}},
           "Closed-form frequencies to measure errors against (frequencies); for a branch study, fixed-free rod "
           "is the continuum rod's first nonsmooth mode against its stop; none: the finest mesh.");
     s.add("Refinement cycles", c.n_cycles, 1, 12,

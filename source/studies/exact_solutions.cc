@@ -3,6 +3,7 @@
 #include <vibroimpact/structure/body.h>
 #include <vibroimpact/io/input_error.h>
 #include <vibroimpact/studies/exact_solutions.h>
+#include <vibroimpact/structure/timoshenko_description.h>
 
 #include <boost/math/tools/roots.hpp>
 
@@ -61,6 +62,17 @@ namespace vibroimpact::studies
           for (unsigned int j = 1; j <= n; ++j)
             omegas.push_back((2.0 * j - 1) * M_PI / (2 * body.length) *
                              std::sqrt(body.stiffness / body.mass_per_length));
+          break;
+        case ExactSolution::pinned_pinned_timoshenko_beam:
+          {
+            if (body.type.name() != "timoshenko beam" || body.left != EndCondition::pinned ||
+                body.right != EndCondition::pinned)
+              fail("'pinned-pinned timoshenko beam' needs a timoshenko beam with both ends pinned");
+            const auto &t = body.kind_entries<structure::TimoshenkoDescription>();
+            omegas = structure::pinned_pinned_timoshenko_frequencies(body.stiffness, t.shear_stiffness,
+                                                                     body.mass_per_length, t.rotary_inertia,
+                                                                     body.length, n);
+          }
           break;
         case ExactSolution::none:
           break;

@@ -15,7 +15,8 @@ namespace vibroimpact::studies
     none,
     pinned_pinned_beam, // omega_j = (j pi)^2 sqrt(EI / rho A) / L^2
     clamped_free_beam,  // omega_j = (beta_j L)^2 sqrt(EI / rho A) / L^2, cos bL cosh bL = -1
-    fixed_free_rod      // omega_j = (2j - 1) pi c / (2 L), c = sqrt(EA / rho A)
+    fixed_free_rod,     // omega_j = (2j - 1) pi c / (2 L), c = sqrt(EA / rho A)
+    pinned_pinned_timoshenko_beam // both branches of its dispersion relation at k = j pi / L
   };
 
   // The j-th root (j from 1) of cos x cosh x = -1.
