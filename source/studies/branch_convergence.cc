@@ -537,8 +537,8 @@ namespace vibroimpact::studies
     io::run_gnuplot(folder / "branches.gp", gp.str());
     // Against the finest mesh it has no error row of its own: a plot wants two meshes with errors
     // (one is a single x value: gnuplot's "empty x range", e.g. a study stopped after two meshes).
-    if (energies.empty() || meshes.size() < (closed_form ? 2u : 3u))
-      return;
+    if (energies.empty() || meshes.size() < (closed_form ? 2u : 3u) || (!closed_form && meshes.back().energy.empty()))
+      return; // (a finest mesh without a family leaves every error undefined: nothing to draw)
     // convergence.csv: 3 cycle, 4 elements, 7 frequency error, 10 contact error.
     std::ostringstream errors;
     errors << "# Errors of convergence.csv against the elements: gnuplot convergence.gp\n"
