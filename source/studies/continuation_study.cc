@@ -191,9 +191,11 @@ namespace vibroimpact::studies
               if (!start)
                 {
                   // This family has no start; the others may.
+                  std::ostringstream after;
+                  after << cc.simulation_time;
                   branch.failed      = true;
-                  branch.stop_reason = "the simulation shows no recurring impact pattern after " +
-                                       std::to_string(cc.simulation_time) + " (Continuation/Simulation time)";
+                  branch.stop_reason = "the simulation shows no recurring impact pattern after " + after.str() +
+                                       " (Continuation/Simulation time)";
                   branch.family = "mode " + std::to_string(settings.mode);
                   return branch;
                 }
