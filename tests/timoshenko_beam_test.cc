@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace vibroimpact;
@@ -180,4 +181,28 @@ TEST(TimoshenkoBeam, InelasticImpactLossVanishesWithTheMesh)
       previous = timoshenko;
     }
   EXPECT_LT(previous, 0.025);
+}
+
+// Its rotation is drawn: the output geometry maps the DoFs to θ at every drawn point (the
+// writers put it beside each DoF field as `<name>_rotation`). With w = x(1 − x) the initial
+// state's θ = w' = 1 − 2x, linear, which the linear elements hold exactly at every point (to the
+// 1e-12 of the expression's numerical derivative).
+TEST(TimoshenkoBeam, ItsRotationIsDrawn)
+{
+  const auto c     = test_cases::load_case(timoshenko_case, {"Body beam/Initial displacement=x*(1-x)"});
+  const auto model = structure::build_model(c.description);
+  const auto &g    = model.geometry;
+  ASSERT_EQ(g.rotation_map.rows(), Eigen::Index(g.points.size()));
+  const Eigen::VectorXd theta = g.rotation_map * model.initial_displacement;
+  unsigned int          on_beam = 0;
+  for (std::size_t p = 0; p < g.points.size(); ++p)
+    if (std::find(g.contact_points.begin(), g.contact_points.end(), p) == g.contact_points.end())
+      {
+        EXPECT_NEAR(theta[Eigen::Index(p)], 1 - 2 * g.point_coordinate[p], 1e-10) << "at x = " << g.point_coordinate[p];
+        ++on_beam;
+      }
+  EXPECT_GT(on_beam, 16u);
+  // A beam has no rotation field of its own: nothing more is drawn for it.
+  const auto beam = structure::build_model(test_cases::load_case(timoshenko_case, {"Body beam/Type=beam"}).description);
+  EXPECT_EQ(beam.geometry.rotation_map.rows(), 0);
 }

@@ -50,6 +50,12 @@ namespace vibroimpact::io
         const model::Vector sampled = geometry.displacement_map * dofs;
         frame.point_arrays.push_back({name, 3, false, {sampled.data(), sampled.data() + 3 * n_points}});
       }
+    if (geometry.rotation_map.rows() > 0) // a Timoshenko beam's θ, a scalar a point
+      for (const auto &[name, dofs] : dof_fields)
+        {
+          const model::Vector rotation = geometry.rotation_map * dofs;
+          frame.point_arrays.push_back({name + "_rotation", 1, false, {rotation.data(), rotation.data() + n_points}});
+        }
     for (const auto &[name, values] : contact_fields)
       {
         VtuArray array{name, 1, false, std::vector<double>(n_points, 0.0)};

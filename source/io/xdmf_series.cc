@@ -47,6 +47,9 @@ namespace vibroimpact::io
       {
         for (const auto &field : dof_fields)
           arrays_.emplace_back(field.first, true);
+        if (geometry_.rotation_map.rows() > 0) // a Timoshenko beam's θ, a scalar a point
+          for (const auto &field : dof_fields)
+            arrays_.emplace_back(field.first + "_rotation", false);
         for (const auto &field : contact_fields)
           arrays_.emplace_back(field.first, false);
       }
@@ -55,6 +58,13 @@ namespace vibroimpact::io
         const model::Vector sampled = geometry_.displacement_map * dofs;
         file_->write_matrix(group, name, std::vector<double>(sampled.data(), sampled.data() + 3 * n), 3, false);
       }
+    if (geometry_.rotation_map.rows() > 0)
+      for (const auto &[name, dofs] : dof_fields)
+        {
+          const model::Vector rotation = geometry_.rotation_map * dofs;
+          file_->write_matrix(group, name + "_rotation", std::vector<double>(rotation.data(), rotation.data() + n), 1,
+                              false);
+        }
     for (const auto &[name, values] : contact_fields)
       {
         std::vector<double> on_points(n, 0.0);

@@ -8,7 +8,7 @@ namespace vibroimpact::structure
   model::OutputGeometry make_geometry(const Assembly &assembly, const CaseDescription &description)
   {
     model::OutputGeometry               geometry;
-    std::vector<Eigen::Triplet<double>> map;
+    std::vector<Eigen::Triplet<double>> map, rotation;
     for (std::size_t b = 0; b < assembly.bodies().size(); ++b)
       {
         const Body &body      = *assembly.bodies()[b];
@@ -26,6 +26,8 @@ namespace vibroimpact::structure
             geometry.points.push_back({{body.description().origin[0] + x * axis[0],
                                         body.description().origin[1] + x * axis[1],
                                         body.description().origin[2] + x * axis[2]}});
+            for (const auto &[dof, weight] : body.rotation_row(x))
+              rotation.emplace_back(p, assembly.offset(b) + dof, weight);
             // Every displacement field along its own direction: a tube's point moves in 3-D.
             for (const BodyField field : body.fields())
               {
@@ -62,6 +64,11 @@ namespace vibroimpact::structure
       }
     geometry.displacement_map.resize(3 * geometry.points.size(), assembly.n_dofs());
     geometry.displacement_map.setFromTriplets(map.begin(), map.end());
+    if (!rotation.empty())
+      {
+        geometry.rotation_map.resize(static_cast<Eigen::Index>(geometry.points.size()), assembly.n_dofs());
+        geometry.rotation_map.setFromTriplets(rotation.begin(), rotation.end());
+      }
     return geometry;
   }
 } // namespace vibroimpact::structure

@@ -63,6 +63,7 @@ namespace vibroimpact::structure
       }
 
       Row displacement_row(const double x) const override { return w_.row(x, 0); }
+      Row rotation_row(const double x) const override { return theta_.row(x, w_.n_dofs()); }
 
       model::Vector distributed_load(const ScalarFunction &q) const override
       {

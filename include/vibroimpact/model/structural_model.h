@@ -142,6 +142,9 @@ namespace vibroimpact::model
     std::vector<double>                       point_coordinate; // x along its body
     std::vector<unsigned int>                 contact_points;   // one drawn point per contact
     SparseMatrix                              displacement_map; // 3 * points x n
+    // points x n: the cross-section's rotation at each point where a body has it as a field of its
+    // own (a Timoshenko beam's θ), drawn as each DoF field's `<name>_rotation`; 0 x 0: none has.
+    SparseMatrix                              rotation_map;
   };
 
   // Closed-form modes, where the structure has them (today: one uniform beam pinned at both ends

@@ -113,6 +113,10 @@ namespace vibroimpact::structure
     // 0: a line.
     virtual double outer_radius() const { return 0.0; }
 
+    // The cross-section's rotation at x where it is a field of its own (a Timoshenko beam's θ,
+    // drawn); empty: the body has none (a beam's slope is w', not a field of its own).
+    virtual Row rotation_row(double /*x*/) const { return {}; }
+
     // A body with more than one displacement field (a tube: BodyField) answers for each; the
     // defaults describe a body whose only field is its primary one, so beams, rods and masses
     // need nothing more. A field the body does not have gives an empty row and zero vectors.
