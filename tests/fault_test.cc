@@ -93,6 +93,30 @@ namespace
       }
   }
 
+  // The program with `arguments` (verb, case, options; a shell's quoting) started in the
+  // background, its stderr into `err`; the child's pid (-1: fork failed).
+  pid_t start_program(const std::string &arguments, const fs::path &err)
+  {
+    const pid_t pid = fork();
+    if (pid == 0)
+      {
+        const std::string command = "exec " + program + " " + arguments + " 2> " + err.string();
+        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char *>(nullptr));
+        _exit(127);
+      }
+    return pid;
+  }
+
+  // Once the run writing into `out` has worked for `settle`, `signal` to it; its wait status.
+  int interrupt_after(const pid_t pid, const fs::path &out, const std::chrono::milliseconds settle, const int signal)
+  {
+    wait_for_work(out, settle);
+    ::kill(pid, signal);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return status;
+  }
+
   class Faults : public ::testing::Test
   {
   protected:
@@ -207,15 +231,8 @@ TEST_F(Faults, ASignalInEveryVerbIsHonouredWithinASecond)
     {
       const fs::path out = scratch / v.verb;
       const fs::path err = scratch / (v.verb + ".stderr");
-      const pid_t    pid = fork();
+      const pid_t    pid = start_program(v.verb + " " + v.arguments + " -q -o " + out.string() + " > /dev/null", err);
       ASSERT_GE(pid, 0);
-      if (pid == 0)
-        {
-          const std::string command = "exec " + program + " " + v.verb + " " + v.arguments + " -q -o " + out.string() +
-                                      " 2> " + err.string() + " > /dev/null";
-          execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char *>(nullptr));
-          _exit(127);
-        }
       wait_for_work(out, std::chrono::milliseconds(1000));
       ::kill(pid, SIGTERM);
       const auto signalled = std::chrono::steady_clock::now();
@@ -248,19 +265,9 @@ TEST_F(Faults, TheContinuationKeepsItsBranchWhenInterrupted)
   // A branch with many points is stopped midway: branch.csv holds the converged orbits.
   const fs::path out = scratch / "branch";
   const fs::path err = scratch / "stderr.txt";
-  const pid_t    pid = fork();
+  const pid_t    pid = start_program("continue " + example("two_dof_sticking_family") + " -q -o " + out.string(), err);
   ASSERT_GE(pid, 0);
-  if (pid == 0)
-    {
-      const std::string command = "exec " + program + " continue " + example("two_dof_sticking_family") + " -q -o " +
-                                  out.string() + " 2> " + err.string();
-      execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char *>(nullptr));
-      _exit(127);
-    }
-  wait_for_work(out, std::chrono::milliseconds(4000));
-  ::kill(pid, SIGINT);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+  const int status = interrupt_after(pid, out, std::chrono::milliseconds(4000), SIGINT);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT) << read(err);
   ASSERT_TRUE(fs::exists(out / "INTERRUPTED")) << read(err);
@@ -277,18 +284,9 @@ TEST_F(Faults, TheConvergenceStudyKeepsItsFinishedCyclesWhenInterrupted)
   const std::string study = "converge " + example("bar_on_rigid_wall") + " -q -s 'Convergence/Refinement cycles=";
   const fs::path    out   = scratch / "convergence";
   const fs::path    err   = scratch / "stderr.txt";
-  const pid_t       pid   = fork();
+  const pid_t       pid   = start_program(study + "7' -o " + out.string(), err);
   ASSERT_GE(pid, 0);
-  if (pid == 0)
-    {
-      const std::string command = "exec " + program + " " + study + "7' -o " + out.string() + " 2> " + err.string();
-      execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char *>(nullptr));
-      _exit(127);
-    }
-  wait_for_work(out, std::chrono::milliseconds(1000));
-  ::kill(pid, SIGTERM);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+  const int status = interrupt_after(pid, out, std::chrono::milliseconds(1000), SIGTERM);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << read(err);
   ASSERT_TRUE(fs::exists(out / "INTERRUPTED")) << read(err);
@@ -328,19 +326,10 @@ TEST_F(Faults, TheSweepKeepsItsFinishedValuesWhenInterrupted)
                             " -q -s 'Sweep/Transient periods=20' -s 'Sweep/Recorded periods=10' -s 'Sweep/From=0'";
   const fs::path out = scratch / "sweep";
   const fs::path err = scratch / "stderr.txt";
-  const pid_t    pid = fork();
+  const pid_t    pid =
+    start_program(sweep + " -s 'Sweep/Number of values=201' -s 'Sweep/To=12.5' -o " + out.string(), err);
   ASSERT_GE(pid, 0);
-  if (pid == 0)
-    {
-      const std::string command = "exec " + program + " " + sweep + " -s 'Sweep/Number of values=201' -s 'Sweep/To=12.5'" +
-                                  " -o " + out.string() + " 2> " + err.string();
-      execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char *>(nullptr));
-      _exit(127);
-    }
-  wait_for_work(out, std::chrono::milliseconds(1000));
-  ::kill(pid, SIGTERM);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+  const int status = interrupt_after(pid, out, std::chrono::milliseconds(1000), SIGTERM);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << read(err);
   ASSERT_TRUE(fs::exists(out / "INTERRUPTED")) << read(err);
