@@ -7,6 +7,8 @@
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/reference/wave_mode_solver.h>
 
+#include "wave_mode_model.h"
+
 #include <deal.II/base/timer.h>
 
 #include <boost/math/tools/roots.hpp>
@@ -45,133 +47,9 @@ namespace vibroimpact::reference
 
   namespace
   {
-    using Body = model::ContinuumBody;
-
-    // Which continuum bodies are the beam and the rod, and how the contact and the tip load sit on
-    // them. Filled by inspect(); every mismatch is an io::InputError.
-    struct Layout
-    {
-      int         beam = -1, rod = -1;
-      double      side = 1.0; // g = gap0 + side (y(L) − u(l))
-      double      gap0 = 0.0;
-      BeamRodData data;
-    };
-
-    Layout inspect(const model::StructuralModel &m, const std::string &file)
-    {
-      const std::string why = "the wave modes represent exactly one clamped-free beam whose free tip touches the "
-                              "free end of one fixed-free rod";
-      Layout            layout;
-      const auto       &bodies = m.continuum.bodies;
-      for (std::size_t b = 0; b < bodies.size(); ++b)
-        {
-          const auto       &body    = bodies[b];
-          const std::string section = "Body " + body.name + "/";
-          // An Euler–Bernoulli bending field or a St Venant axial one; any other kind is refused
-          // by its name (a point mass, a tube, a kind added later).
-          if (body.field == Body::Field::other)
-            throw io::InputError(file, section + "Type", "a " + body.kind + ": " + why);
-          const bool beam = body.field == Body::Field::bending;
-          int       &slot = beam ? layout.beam : layout.rod;
-          if (slot >= 0)
-            throw io::InputError(file, section + "Type", "a second " + std::string(beam ? "beam" : "rod") + ": " + why);
-          slot = static_cast<int>(b);
-          if (body.left != Body::End::clamped)
-            throw io::InputError(file, section + "Left end", "must be clamped (fixed): " + why);
-          if (body.right != Body::End::free)
-            throw io::InputError(file, section + "Right end", "must be free: " + why);
-        }
-      if (layout.beam < 0 || layout.rod < 0)
-        throw io::InputError(file, "Wave modes/Number of modes", "the model has no " +
-                               std::string(layout.beam < 0 ? "beam" : "rod") + ": " + why);
-      if (m.continuum.n_lumped_elements > 0)
-        throw io::InputError(file, "Wave modes/Number of modes",
-                             "lumped masses, springs or dashpots cannot be represented: " + why);
-      const bool damped = m.damping.nonZeros() > 0 && m.damping.coeffs().cwiseAbs().maxCoeff() > 0;
-      if (damped || !m.modal_damping.empty())
-        throw io::InputError(file, "Damping", "the wave modes are undamped: remove the damping (Rayleigh coefficients, modal ratios)");
-      if (m.contacts.size() != 1)
-        throw io::InputError(file, "Wave modes/Number of modes",
-                             "the model has " + std::to_string(m.contacts.size()) + " contacts: " + why);
-      const auto       &contact  = m.contacts.front();
-      const std::string csection = "Contact " + contact.name + "/";
-      const auto        at_tip   = [&](const model::BodyPoint &p, int body) {
-        return p.body == body && std::abs(p.x - bodies[body].length) <= 1e-9 * bodies[body].length;
-      };
-      if (at_tip(contact.point, layout.beam) && at_tip(contact.other, layout.rod))
-        layout.side = contact.side;
-      else if (at_tip(contact.point, layout.rod) && at_tip(contact.other, layout.beam))
-        layout.side = -contact.side;
-      else
-        throw io::InputError(file, csection + "Position", "the contact must join the beam's free tip and the rod's "
-                                                          "free end: " + why);
-      layout.gap0 = contact.gap0;
-      for (const auto &load : m.loads)
-        if (!load.concentrated || !at_tip(load.point, layout.beam))
-          throw io::InputError(file, "Load " + load.name + "/Distribution",
-                               "the wave modes take only a point force at the beam's free tip");
-      const auto &beam = bodies[layout.beam], &rod = bodies[layout.rod];
-      layout.data      = {beam.stiffness, beam.mass_per_length, beam.length,
-                          rod.stiffness,  rod.mass_per_length,  rod.length};
-      return layout;
-    }
-
-    // F(t) = constant + Σ A_k sin(Ω_k t + φ_k): every load of the model (all at the beam tip).
-    struct TipForce
-    {
-      double              constant = 0.0;
-      std::vector<double> amplitude, omega, phase;
-
-      explicit TipForce(const model::StructuralModel &m)
-      {
-        for (const auto &load : m.loads)
-          {
-            const auto &f = load.time;
-            switch (f.kind)
-              {
-                case model::TimeFunction::Kind::constant:
-                  constant += f.amplitude;
-                  break;
-                case model::TimeFunction::Kind::harmonic:
-                  add(f.amplitude, f.omega, f.phase);
-                  break;
-                case model::TimeFunction::Kind::random:
-                  for (std::size_t k = 0; k < f.omegas.size(); ++k) // cos x = sin(x + π/2)
-                    add(f.amplitude * std::sqrt(2.0 / f.omegas.size()), f.omegas[k], f.phases[k] + M_PI / 2);
-                  break;
-              }
-          }
-      }
-      void add(double a, double w, double p)
-      {
-        if (w == 0.0)
-          constant += a * std::sin(p);
-        else
-          amplitude.push_back(a), omega.push_back(w), phase.push_back(p);
-      }
-      bool   acts() const { return constant != 0.0 || !amplitude.empty(); }
-      double value(double t) const
-      {
-        double f = constant;
-        for (std::size_t k = 0; k < omega.size(); ++k)
-          f += amplitude[k] * std::sin(omega[k] * t + phase[k]);
-        return f;
-      }
-      double rate(double t) const
-      {
-        double f = 0.0;
-        for (std::size_t k = 0; k < omega.size(); ++k)
-          f += amplitude[k] * omega[k] * std::cos(omega[k] * t + phase[k]);
-        return f;
-      }
-      double integral(double a, double b) const
-      {
-        double f = constant * (b - a);
-        for (std::size_t k = 0; k < omega.size(); ++k)
-          f -= amplitude[k] / omega[k] * (std::cos(omega[k] * b + phase[k]) - std::cos(omega[k] * a + phase[k]));
-        return f;
-      }
-    };
+    using wave_modes::inspect;
+    using wave_modes::Layout;
+    using wave_modes::TipForce;
 
     // One set of modes with everything a phase evaluates: tip values, the quasi-static shapes
     // (per unit tip force and from the gap), their mass products with the modes, the probes' and
@@ -892,8 +770,4 @@ namespace vibroimpact::reference
     const integrators::SolverRegistration<WaveModeSolver> wave_modes_solver_registration;
   } // namespace
 
-  BeamRodData beam_rod_data(const model::StructuralModel &model, const std::string &file)
-  {
-    return inspect(model, file).data;
-  }
 } // namespace vibroimpact::reference
