@@ -456,6 +456,13 @@ TEST_F(BadInput, ContinuationCasesThatCannotRun)
            "Continuation/Kind", "harmonic load");
   rejected(chain, "-s 'Continuation/Families=7'", "Continuation/Families", "beyond");
   rejected(chain, "-s 'Continuation/Start=initial state'", "Continuation/Start period", "period guess");
+  // Harmonic balance needs a force law at every contact, and the event-driven map's linear model.
+  rejected(chain, "-s 'Continuation/Method=harmonic balance'", "Contact stop/Stiffness", "force law");
+  rejected(chain, "-s 'Continuation/Method=harmonic balance' -s 'Continuation/Flow map=moreau-jean'",
+           "Continuation/Method", "event-driven");
+  rejected(chain, "-s 'Contact stop/Stiffness=10' -s 'Continuation/Method=harmonic balance' -s "
+                  "'Continuation/Harmonics=20' -s 'Continuation/Samples per period=32'",
+           "Continuation/Samples per period", "more than 2 H");
   rejected(chain, "-s 'Continuation/Massless contact nodes=true' -s 'Continuation/Flow map=moreau-jean'",
            "Continuation/Massless contact nodes", "event-driven");
   rejected(chain, "-s 'Continuation/Massless contact nodes=true' -s 'Contact stop/Other body=m1'",

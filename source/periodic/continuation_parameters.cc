@@ -26,6 +26,18 @@ namespace vibroimpact::periodic
             "periodic response to the harmonic load, continued in its frequency from Minimum to Maximum frequency.");
       s.add("Families", c.families, io::in_range(1, 1e6),
             "Linear modes (1-based) whose families are continued (free orbits), e.g. 1, 2.");
+      const io::Choices<PeriodicMethod> methods{{"shooting", PeriodicMethod::shooting},
+                                                {"harmonic balance", PeriodicMethod::harmonic_balance}};
+      s.add("Method", c.settings.method, methods,
+            "shooting: Newton on the Flow map's period map (exact for the event-driven map); harmonic balance: the "
+            "contact DoFs' Fourier series (Harmonics, Samples per period), the linear part condensed onto them per "
+            "harmonic in every mode of the event-driven map; needs a force law at every contact (Contact "
+            "<name>/Stiffness > 0). Its orbits' stability is that of the reconstructed orbit's monodromy.");
+      s.add("Harmonics", c.settings.harmonics, 1, 100000,
+            "Harmonic balance: harmonics H of the orbit's frequency (its base frequency: the forcing's / Forcing periods).");
+      s.add("Samples per period", c.settings.samples_per_period, 0, 10000000,
+            "Harmonic balance: samples N of the alternating frequency-time evaluation of the contact forces (N > 2 H); "
+            "0: the smallest power of two >= 8 H, at least 64.");
       s.add("Cycles", c.cycles, io::in_range(1, 1e6),
             "Per family of Families (the last repeats): the family with one impact every this many periods of its "
             "linear mode, born where the mode grazes at that multiple of its period (2, 3, ...: subharmonic families; "
@@ -237,6 +249,27 @@ namespace vibroimpact::periodic
             "sweep's values, to compare with its Poincaré points).");
     }
 
+    // What harmonic balance takes: the event-driven map's linear model, and no branch switching or
+    // curves of special points yet (they build their starts in the shooting unknowns).
+    void check_harmonic_balance(const io::ParameterSection &s, const ContinuationCase &c)
+    {
+      const ContinuationSettings &p = c.settings;
+      if (c.flow_map != "event-driven")
+        s.fail("Method", "harmonic balance condenses the event-driven map's linear model (Flow map = event-driven), "
+                         "not '" + c.flow_map + "'");
+      if (c.event_driven.massless_contact_nodes)
+        s.fail("Massless contact nodes", "harmonic balance takes elastic contacts (Contact <name>/Stiffness), not "
+                                         "condensed contact nodes");
+      if (!p.switch_at.empty())
+        s.fail("Switch branches", "branch switching starts its families in shooting's unknowns: none with Method = "
+                                  "harmonic balance");
+      if (!c.follow.empty())
+        s.fail("Follow", "curves of special points are solved by shooting: none with Method = harmonic balance");
+      if (p.samples_per_period != 0 && p.samples_per_period <= 2 * p.harmonics)
+        s.fail("Samples per period", std::to_string(p.samples_per_period) + " samples cannot resolve " +
+                                       std::to_string(p.harmonics) + " harmonics: more than 2 H are needed");
+    }
+
     // What single entries cannot say, once the section is read: 0 bounds become ∞, and the
     // entries that must agree.
     void check_read_values(const io::ParameterSection &s, ContinuationCase &c)
@@ -274,6 +307,8 @@ namespace vibroimpact::periodic
         s.fail("Locate crossed grazings", "forced responses only (Kind = forced)");
       if (c.kind == OrbitKind::free && p.direction == 0)
         s.fail("Direction", "both is for forced responses (Kind = forced): a free family is continued in energy");
+      if (p.method == PeriodicMethod::harmonic_balance)
+        check_harmonic_balance(s, c);
       if (p.tongue_family_points > 0 && (c.kind != OrbitKind::free || !(p.tongue_jump > 0)))
         s.fail("Tongue family points", "traces the tongues a Tongue jump steps over: a free family with Tongue jump > 0");
     }
@@ -337,6 +372,12 @@ namespace vibroimpact::periodic
           throw io::InputError(c.filename, "Continuation/Families",
                                "mode " + std::to_string(unsigned(f)) + " is beyond the " + std::to_string(n_modes) +
                                  " modes of the map");
+    if (c.settings.method == PeriodicMethod::harmonic_balance)
+      for (const auto &contact : model.contacts)
+        if (!contact.elastic())
+          throw io::InputError(c.filename, "Contact " + contact.name + "/Stiffness",
+                               "harmonic balance needs a force law (an elastic contact, Stiffness > 0); a rigid "
+                               "contact's impact law is shooting's (Continuation/Method = shooting)");
     bool harmonic = false;
     for (const auto &load : model.loads)
       harmonic = harmonic || load.time.kind == model::TimeFunction::Kind::harmonic;

@@ -417,6 +417,8 @@ namespace vibroimpact::periodic
 
   const integrators::ModalProjection &LinearImpactFlow::projection() const { return impl_->projection; }
 
+  const Matrix &LinearImpactFlow::load_columns() const { return impl_->G; }
+
   Vector LinearImpactFlow::modal_state(const Vector &u, const Vector &v) const
   {
     const auto &I = *impl_;

@@ -12,6 +12,7 @@
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/model/structural_model.h>
 #include <vibroimpact/periodic/flow_map_registry.h>
+#include <vibroimpact/periodic/periodic_problem.h>
 #include <vibroimpact/periodic/tongues.h>
 #include <vibroimpact/structure/model_builder.h>
 #include <vibroimpact/studies/case_file.h>
@@ -53,6 +54,7 @@ namespace boost::serialization
     ar &p.period &p.frequency &p.energy &p.impacts &p.sticking_phases &p.multipliers &p.max_multiplier &p.stable;
     ar &p.newton_iterations &p.residual &p.admissible &p.min_gap &p.min_impact_velocity &p.max_penetration;
     ar &p.grazing_gap &p.unfolding &p.fold &p.period_doubling &p.impacts_changed &p.restarted &p.jumped &p.special &p.state;
+    ar &p.coefficients;
   }
 
   template <class Archive>
@@ -476,19 +478,25 @@ namespace vibroimpact::studies
                        double(p.jumped)};
       if (!m.probes.empty())
         {
-          // A forced orbit is sampled under its own forcing (the flow holds the last one tried).
-          if (cc.kind == periodic::OrbitKind::forced)
-            flow.set_forcing_frequency(p.frequency);
-          const auto samples = flow.sample(p.state, p.period, 360);
+          // A forced orbit is sampled under its own forcing (sample_orbit sets it).
+          const auto samples = periodic::sample_orbit(flow, cc.settings, p, 360);
+          // A harmonic-balance orbit's amplitude from its series sampled finely (it is cheap).
+          const bool series  = p.coefficients.size() > 0;
+          const auto fine    = series && cc.kind == periodic::OrbitKind::forced
+                                 ? periodic::sample_orbit(flow, cc.settings, p, 7200)
+                                 : periodic::OrbitSamples{};
           for (const auto &probe : m.probes)
             {
               row.push_back(probe.row.dot(samples.displacement[phase_index]));
               row.push_back(probe.row.dot(samples.velocity[phase_index]));
               // Refined on the flow for the forced response curve (frc.png); a free family's
               // (each refinement costs ~50 flows of a model that may be large) is the samples'.
-              row.push_back(cc.kind == periodic::OrbitKind::forced
-                              ? periodic::largest_displacement(flow, p.state, p.period, probe.row, samples)
-                              : periodic::largest_sample(probe.row, samples));
+              if (series)
+                row.push_back(periodic::largest_sample(probe.row, fine.time.empty() ? samples : fine));
+              else
+                row.push_back(cc.kind == periodic::OrbitKind::forced
+                                ? periodic::largest_displacement(flow, p.state, p.period, probe.row, samples)
+                                : periodic::largest_sample(probe.row, samples));
             }
         }
       table.add_row(row);
@@ -502,7 +510,12 @@ namespace vibroimpact::studies
     auto         tongues = tongue_column(result, cc, flow); // the last columns: tongue, special, parent, born_at
     using Kind           = io::CsvTable::Column::Kind;
     io::CsvTable::Column special{"special", Kind::text, {}, {}}, parent{"parent", Kind::text, {}, {}},
-      born_at{"born_at", Kind::text, {}, {}};
+      born_at{"born_at", Kind::text, {}, {}}, method{"method", Kind::text, {}, {}};
+    // How the orbits were computed, on every row (two runs' files compared side by side say it).
+    const std::string how = cc.settings.method == periodic::PeriodicMethod::harmonic_balance
+                              ? "harmonic balance H=" + std::to_string(cc.settings.harmonics) +
+                                  " N=" + std::to_string(periodic::harmonic_balance_samples(cc.settings))
+                              : "shooting";
     const auto &branches = result.branches;
     for (std::size_t b = 0; b < branches.size(); ++b)
       {
@@ -517,9 +530,10 @@ namespace vibroimpact::studies
             special.cells.emplace_back(periodic::name(branches[b].points[k].special));
             parent.cells.push_back(parent_index);
             born_at.cells.emplace_back(periodic::name(branches[b].born_at));
+            method.cells.push_back(how);
           }
       }
-    for (auto *column : {&tongues, &special, &parent, &born_at})
+    for (auto *column : {&tongues, &special, &parent, &born_at, &method})
       table.columns.push_back(std::move(*column));
     return table;
   }
@@ -543,10 +557,8 @@ namespace vibroimpact::studies
         if (k < result.branches[b].points.size())
           {
             const auto &p = result.branches[b].points[std::size_t(k)];
-            if (cc.kind == periodic::OrbitKind::forced) // sampled under its own forcing
-              flow.set_forcing_frequency(p.frequency);
             SampledOrbit orbit{"orbit_" + std::to_string(b) + "_" + std::to_string(unsigned(k)), b, std::size_t(k),
-                               flow.sample(p.state, p.period, cc.orbit_samples), {}};
+                               periodic::sample_orbit(flow, cc.settings, p, cc.orbit_samples), {}};
             orbit.table = orbit_table(m, orbit.samples);
             orbits.push_back(std::move(orbit));
           }

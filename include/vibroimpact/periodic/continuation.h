@@ -22,8 +22,21 @@
 
 namespace vibroimpact::periodic
 {
+  // How an orbit is computed (periodic_problem.h): shooting on the flow map, or harmonic balance
+  // (Fourier series of the contact DoFs, the linear part condensed per harmonic).
+  enum class PeriodicMethod
+  {
+    shooting,
+    harmonic_balance
+  };
+
   struct ContinuationSettings
   {
+    PeriodicMethod method = PeriodicMethod::shooting;
+    // Harmonic balance: harmonics H of the orbit's base frequency, and the samples per period of
+    // the alternating frequency–time evaluation of the contact forces (0: the smallest power of
+    // two ≥ 8 H, so that the kinks of a piecewise-linear law alias little).
+    unsigned int harmonics = 15, samples_per_period = 0;
     // Free families: the linear mode the family leaves, the start energy as a multiple of that
     // mode's grazing energy (> 1: the first point already impacts), and the energy bounds.
     unsigned int mode                = 1;
@@ -127,6 +140,9 @@ namespace vibroimpact::periodic
     // A located special point (inserted between the continuation's points); none elsewhere.
     SpecialPoint special = SpecialPoint::none;
     Vector       state;             // x0
+    // Harmonic balance: the orbit itself, the contact DoFs' Fourier coefficients (a0, a1, b1, …,
+    // aH, bH per contact, of the orbit's base frequency); empty for shooting.
+    Vector       coefficients;
   };
 
   struct Branch

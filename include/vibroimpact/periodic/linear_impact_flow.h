@@ -94,6 +94,8 @@ namespace vibroimpact::periodic
     double forcing_frequency() const override;
 
     const integrators::ModalProjection &projection() const;
+    // The loads in modal coordinates, f(t) = F0 + F1 sin Ωt + F2 cos Ωt: the columns (F0, F1, F2).
+    const Matrix &load_columns() const;
     // The modal state (q, q̇) of the model's DoF state (u, v): q = Φᵀ M u (with massless contact
     // nodes: of the DoFs that keep their mass).
     Vector modal_state(const Vector &u, const Vector &v) const;

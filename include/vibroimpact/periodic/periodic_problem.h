@@ -42,9 +42,9 @@ namespace vibroimpact::periodic
     // F(X, p) and, with_jacobian, ∂F/∂X; throws std::runtime_error where the orbit cannot be
     // evaluated (a flow that fails).
     virtual std::pair<Vector, Matrix> residual(const Vector &X, double p, bool with_jacobian) = 0;
-    // M − I, M the monodromy matrix, from ∂F/∂X evaluated at the same orbit (the special points'
-    // test functions read it).
-    virtual Matrix monodromy_minus_identity(const Matrix &jacobian) const = 0;
+    // M − I, M the monodromy matrix of the orbit (X, p) whose ∂F/∂X is `jacobian` (shooting reads
+    // M there; harmonic balance from the orbit): the special points' test functions read it.
+    virtual Matrix monodromy_minus_identity(const Vector &X, double p, const Matrix &jacobian) const = 0;
     // The orbit at (X, p) with everything a branch point reports (energy, contacts, multipliers,
     // admissibility).
     virtual BranchPoint orbit(const Vector &X, double p) = 0;
@@ -65,10 +65,20 @@ namespace vibroimpact::periodic
     virtual unsigned long evaluations() const = 0;
   };
 
-  // The problem of the case's method through the orbit (x0, period) (a free family when
-  // forced_flow is null, else a forced response of forced_flow), its parameter scaled by
-  // parameter_scale: today shooting on `flow`.
+  // The problem of the case's method (settings.method) through the orbit (x0, period) (a free
+  // family when forced_flow is null, else a forced response of forced_flow), its parameter scaled
+  // by parameter_scale: shooting on `flow`, or harmonic balance on its linear model.
   std::unique_ptr<PeriodicProblem> make_problem(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
                                                 const ContinuationSettings &settings, const Vector &x0,
                                                 double period, double parameter_scale);
+
+  // Harmonic balance's samples per period of the contact forces (Continuation/Samples per period,
+  // 0: the smallest power of two ≥ 8 H, at least 64).
+  unsigned int harmonic_balance_samples(const ContinuationSettings &settings);
+
+  // A branch point's orbit sampled n_samples + 1 times over its period (both ends), in DoF
+  // coordinates, as its method represents it: the flow from its state (shooting), or its Fourier
+  // series (harmonic balance; the point carries its coefficients).
+  OrbitSamples sample_orbit(PeriodicFlowMap &flow, const ContinuationSettings &settings, const BranchPoint &point,
+                            unsigned int n_samples);
 } // namespace vibroimpact::periodic

@@ -144,7 +144,8 @@ namespace vibroimpact::periodic
       const bool         free     = forced_flow == nullptr;
       // The eigenvector of the multiplier nearest −1.
       OrbitSolver  single(flow, forced_flow, settings, doubling);
-      const Matrix M = single.monodromy_minus_identity(single.jacobian(single.z(doubling))) +
+      const Vector z_doubling = single.z(doubling);
+      const Matrix M = single.monodromy_minus_identity(z_doubling, single.jacobian(z_doubling)) +
                        Matrix::Identity(flow.dimension(), flow.dimension());
       const Eigen::EigenSolver<Matrix> eigen(M, true);
       if (eigen.info() != Eigen::Success)

@@ -279,7 +279,7 @@ namespace vibroimpact::periodic
     return {R, JR};
   }
 
-  Matrix DefiningSystem::monodromy_minus_identity(const Matrix &jacobian) const
+  Matrix DefiningSystem::monodromy_minus_identity(const Vector &, double, const Matrix &jacobian) const
   {
     return inners_.back().problem->monodromy_minus_identity(jacobian.topLeftCorner(n_, n_));
   }

@@ -28,7 +28,7 @@ namespace vibroimpact::periodic
 
     bool                          admits(const Vector &Y, double mu) override;
     std::pair<Vector, Matrix>     residual(const Vector &Y, double mu, bool with_jacobian) override;
-    Matrix                        monodromy_minus_identity(const Matrix &jacobian) const override;
+    Matrix monodromy_minus_identity(const Vector &Y, double mu, const Matrix &jacobian) const override;
     BranchPoint                   orbit(const Vector &Y, double mu) override;
     bool                          of_lower_period(const BranchPoint &) override { return false; }
     std::optional<OrbitSignature> last_evaluated() const override;

@@ -99,9 +99,9 @@ namespace vibroimpact::periodic
     return A;
   }
 
-  Matrix OrbitSolver::monodromy_minus_identity(const Matrix &jacobian) const
+  Matrix OrbitSolver::monodromy_minus_identity(const Vector &z, const Matrix &jacobian) const
   {
-    return problem_->monodromy_minus_identity(jacobian);
+    return problem_->monodromy_minus_identity(z.head(z.size() - 1), z[z.size() - 1], jacobian);
   }
 
   BranchPoint OrbitSolver::point_at(const Vector &z) { return problem_->orbit(z.head(z.size() - 1), z[z.size() - 1]); }

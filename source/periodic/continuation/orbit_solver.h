@@ -27,7 +27,7 @@ namespace vibroimpact::periodic
 
     // ∂F/∂X at z, and M − I there (the test functions' arguments).
     Matrix jacobian(const Vector &z);
-    Matrix monodromy_minus_identity(const Matrix &jacobian) const;
+    Matrix monodromy_minus_identity(const Vector &z, const Matrix &jacobian) const;
 
     // [∂F/∂X  ∂F/∂p] at z, ∂F/∂p by central differences (a branch point's null space).
     Matrix extended_jacobian(const Vector &z);

@@ -35,13 +35,6 @@ namespace vibroimpact::periodic
       }
   }
 
-  std::unique_ptr<PeriodicProblem> make_problem(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
-                                                const ContinuationSettings &settings, const Vector &x0,
-                                                const double period, const double parameter_scale)
-  {
-    return std::make_unique<ShootingProblem>(flow, forced_flow, settings, x0, period, parameter_scale);
-  }
-
   ShootingProblem::ShootingProblem(const PeriodicFlowMap &flow, PeriodicFlowMap *forced_flow,
                                    const ContinuationSettings &settings, const Vector &x0, const double period,
                                    const double parameter_scale)

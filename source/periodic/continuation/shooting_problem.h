@@ -27,7 +27,12 @@ namespace vibroimpact::periodic
 
     bool                           admits(const Vector &X, double p) override;
     std::pair<Vector, Matrix>      residual(const Vector &X, double p, bool with_jacobian) override;
-    Matrix                         monodromy_minus_identity(const Matrix &jacobian) const override;
+    Matrix monodromy_minus_identity(const Vector &, double, const Matrix &jacobian) const override
+    {
+      return monodromy_minus_identity(jacobian);
+    }
+    // M − I is the top-left block of ∂F/∂X.
+    Matrix monodromy_minus_identity(const Matrix &jacobian) const;
     BranchPoint                    orbit(const Vector &X, double p) override;
     bool                           of_lower_period(const BranchPoint &orbit) override;
     std::optional<OrbitSignature>  last_evaluated() const override;

@@ -214,13 +214,13 @@ namespace vibroimpact::periodic
                                               const Matrix &Ja, const Matrix &Jb,
                                               const TestFunction &test)
     {
-      const auto value = [&](const Matrix &J) { return test(J, solver.monodromy_minus_identity(J)); };
+      const auto value = [&](const Vector &z, const Matrix &J) { return test(J, solver.monodromy_minus_identity(z, J)); };
       const Vector za = solver.z(a), zb = solver.z(b);
       const double length = (zb - za).norm();
       if (!(length > 0))
         return std::nullopt;
       const Vector t  = (zb - za) / length;
-      double       lo = 0, hi = length, f_lo = value(Ja), f_hi = value(Jb);
+      double       lo = 0, hi = length, f_lo = value(za, Ja), f_hi = value(zb, Jb);
       if (!(f_lo * f_hi < 0))
         return std::nullopt;
       std::optional<BranchPoint> found;
@@ -234,7 +234,8 @@ namespace vibroimpact::periodic
           // "located" at −4.7 rad/s between two orbits at 11.5).
           if (!orbit || (solver.z(*orbit) - (za + s * t)).norm() > length)
             return std::nullopt;
-          const double f = value(solver.jacobian(solver.z(*orbit)));
+          const Vector z_orbit = solver.z(*orbit);
+          const double f       = value(z_orbit, solver.jacobian(z_orbit));
           found          = orbit;
           if (f * f_lo > 0)
             {
