@@ -117,6 +117,17 @@ namespace vibroimpact::studies
       vtk.write_record();
     }
 
+    // How a case's orbits are solved, in words: "event-driven map" (shooting or a scan on it), or
+    // "harmonic balance H=41 N=512 on the event-driven map's model".
+    std::string method_of(const periodic::ContinuationCase &cc, const periodic::PeriodicFlowMap &flow)
+    {
+      if (cc.settings.method == periodic::PeriodicMethod::harmonic_balance)
+        return "harmonic balance H=" + std::to_string(cc.settings.harmonics) +
+               " N=" + std::to_string(periodic::harmonic_balance_samples(cc.settings)) + " on the " + flow.name() +
+               " map's model";
+      return flow.name() + " map";
+    }
+
     // On a terminal, before the first orbit (which can take minutes on a fine model): what is
     // solved, its size and bounds, and, for a case without a Continuation section, that the
     // defaults are in force.
@@ -127,7 +138,8 @@ namespace vibroimpact::studies
       if (!bar.visible())
         return;
       const bool         free     = cc.kind == periodic::OrbitKind::free;
-      const unsigned int unknowns = static_cast<unsigned int>(flow.dimension()) + (free ? 2u : 0u);
+      const auto unknowns = periodic::periodic_unknowns(flow, settings, free);
+      const bool harmonic = settings.method == periodic::PeriodicMethod::harmonic_balance;
       std::ostringstream line;
       if (!cc.section_given)
         line << cc.filename << " has no Continuation section: its defaults (vibroimpact parameters continue) apply.\n";
@@ -136,9 +148,11 @@ namespace vibroimpact::studies
              << " state values, " << settings.max_points << " orbits up to energy " << settings.max_energy
              << ", each simulated from its state of rest (no Newton)";
       else
-        line << label << ": shooting on the " << flow.name() << " map, " << unknowns
-             << (free ? " unknowns (start state, period, unfolding α), energy up to "
-                      : " unknowns (start state), frequency up to ")
+        line << label << ": " << (harmonic ? "" : "shooting on the ") << method_of(cc, flow) << ", " << unknowns
+             << (harmonic ? (free ? " unknowns (the contacts' harmonics, frequency, unfolding κ), energy up to "
+                                  : " unknowns (the contacts' harmonics), frequency up to ")
+                          : (free ? " unknowns (start state, period, unfolding α), energy up to "
+                                  : " unknowns (start state), frequency up to "))
              << (free ? settings.max_energy : settings.max_frequency) << ", at most " << settings.max_points
              << " orbits, " << settings.max_newton << " Newton iterations each";
       if (cc.start == periodic::StartKind::simulation || cc.start == periodic::StartKind::simulated_mode)
@@ -386,6 +400,8 @@ namespace vibroimpact::studies
         // The families born on it follow it (their own children after each), born where it is.
         append_children(result, cc.kind == periodic::OrbitKind::free);
       }
+    result.method   = method_of(cc, flow);
+    result.unknowns = static_cast<unsigned int>(periodic::periodic_unknowns(flow, cc.settings, false));
     result.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
   }
@@ -653,8 +669,8 @@ namespace vibroimpact::studies
   std::vector<std::string> continuation_summary(const ContinuationResult &result, const periodic::PeriodicFlowMap &flow,
                                                 const model::StructuralModel &m, const unsigned int n_ranks)
   {
-    std::vector<std::string> lines{formatted("%s: %s map, %u unknowns, %u rank%s, %.3g s", m.name.c_str(),
-                                             flow.name().c_str(), unsigned(flow.dimension()), n_ranks,
+    std::vector<std::string> lines{formatted("%s: %s, %u unknowns, %u rank%s, %.3g s", m.name.c_str(),
+                                             result.method.c_str(), result.unknowns, n_ranks,
                                              n_ranks == 1 ? "" : "s", result.wall_time)};
     const auto               table = families_table(result);
     const auto               at    = [&](const std::size_t column, const std::size_t row) {

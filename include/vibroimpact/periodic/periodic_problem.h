@@ -76,6 +76,9 @@ namespace vibroimpact::periodic
   // 0: the smallest power of two ≥ 8 H, at least 64).
   unsigned int harmonic_balance_samples(const ContinuationSettings &settings);
 
+  // The Newton unknowns of one orbit of the case's method (free: with the bordering's two).
+  Eigen::Index periodic_unknowns(const PeriodicFlowMap &flow, const ContinuationSettings &settings, bool free);
+
   // A branch point's orbit sampled n_samples + 1 times over its period (both ends), in DoF
   // coordinates, as its method represents it: the flow from its state (shooting), or its Fourier
   // series (harmonic balance; the point carries its coefficients).

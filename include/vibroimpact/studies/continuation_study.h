@@ -52,6 +52,10 @@ namespace vibroimpact::studies
     std::vector<double>           linear_frequencies; // free families: ω of each family's mode
     // With Continuation/Follow: the curves of special points, on rank 0 (continuation_curves.h).
     std::vector<periodic::SpecialPointCurve> curves;
+    // How the orbits were solved ("event-driven map": shooting on it; "harmonic balance H=41 N=512
+    // on the event-driven map's model") and an orbit's unknowns (a free family's two more aside).
+    std::string                   method;
+    unsigned int                  unknowns = 0;
     int                           interrupt_signal = 0; // the signal that stopped it, 0: none
     double                        wall_time        = 0; // seconds
 

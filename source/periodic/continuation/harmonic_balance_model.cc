@@ -133,28 +133,61 @@ namespace vibroimpact::periodic
       loads_ = Matrix::Zero(omega_.size(), 3);
   }
 
+  HarmonicBalanceModel::ContactSamples HarmonicBalanceModel::sample_contacts(const Vector &Y) const
+  {
+    const Eigen::Index nc = contacts(), nh = fourier_.coefficients();
+    const Matrix       y  = fourier_.to_time(Eigen::Map<const Matrix>(Y.data(), nh, nc));
+    ContactSamples     out;
+    out.force.resize(y.rows(), nc);
+    out.slope.resize(y.rows(), nc);
+    for (Eigen::Index i = 0; i < nc; ++i)
+      for (Eigen::Index s = 0; s < y.rows(); ++s)
+        {
+          const double g      = gap0_[i] + y(s, i);
+          out.force(s, i)     = stiffness_[i] * std::max(-g, 0.0);
+          out.slope(s, i)     = g < 0 ? -stiffness_[i] : 0.0;
+          const double before = gap0_[i] + y((s + y.rows() - 1) % y.rows(), i);
+          out.closings += before >= 0 && g < 0 ? 1 : 0;
+        }
+    return out;
+  }
+
+  HarmonicBalanceModel::Receptance HarmonicBalanceModel::receptance(const unsigned int j, const double omega,
+                                                                    const double kappa, const bool loaded) const
+  {
+    const Eigen::Index nc = contacts();
+    const double       W  = j * omega;
+    Receptance         out;
+    out.R = out.dR_omega = out.dR_kappa = ComplexMatrix::Zero(nc, nc);
+    out.free = out.dfree_omega = out.dfree_kappa = Eigen::VectorXcd::Zero(nc);
+    for (Eigen::Index k = 0; k < modes(); ++k)
+      {
+        if (B_.col(k).isZero(0.0))
+          continue;
+        const Complex h    = 1.0 / Complex(omega_[k] * omega_[k] - W * W, W * (damping_[k] - kappa));
+        const Complex dh_w = -double(j) * Complex(-2 * W, damping_[k] - kappa) * h * h;
+        const Complex dh_k = Complex(0, W) * h * h;
+        const Matrix  bb   = B_.col(k) * B_.col(k).transpose();
+        out.R += h * bb, out.dR_omega += dh_w * bb, out.dR_kappa += dh_k * bb;
+        if (!loaded)
+          continue;
+        // f(t) = F0 + F1 sin Ωt + F2 cos Ωt: harmonic 0 is F0, the forcing's is F2 − i F1.
+        const Complex F = j == 0 ? Complex(loads_(k, 0)) : Complex(loads_(k, 2), -loads_(k, 1));
+        out.free += h * F * B_.col(k), out.dfree_omega += dh_w * F * B_.col(k), out.dfree_kappa += dh_k * F * B_.col(k);
+      }
+    return out;
+  }
+
   HarmonicBalanceModel::Residual HarmonicBalanceModel::residual(const Vector &Y, const double omega, const double kappa,
                                                                 const unsigned int forcing_harmonic,
                                                                 const bool jacobian) const
   {
-    const Eigen::Index nc = contacts(), nh = fourier_.coefficients(), m = modes();
-    const unsigned int H  = fourier_.harmonics();
-    const Matrix       y  = fourier_.to_time(Eigen::Map<const Matrix>(Y.data(), nh, nc));
-    Matrix             force(y.rows(), nc), slope(y.rows(), nc);
-    Residual           out;
-    for (Eigen::Index i = 0; i < nc; ++i)
-      for (Eigen::Index s = 0; s < y.rows(); ++s)
-        {
-          const double g = gap0_[i] + y(s, i);
-          force(s, i)    = stiffness_[i] * std::max(-g, 0.0);
-          slope(s, i)    = g < 0 ? -stiffness_[i] : 0.0;
-          const double before = gap0_[i] + y((s + y.rows() - 1) % y.rows(), i);
-          out.closings += before >= 0 && g < 0 ? 1 : 0;
-        }
-    const Matrix Lambda = fourier_.to_frequency(force);
-
-    // r = Y − Σ_m b_m w_m (F_mj + b_mᵀ Λ_j), per harmonic j, with modal weights w (h, ∂h/∂ω, ∂h/∂κ).
-    out.r = Y;
+    const Eigen::Index   nc = contacts(), nh = fourier_.coefficients();
+    const ContactSamples samples = sample_contacts(Y);
+    const Matrix         Lambda  = fourier_.to_frequency(samples.force);
+    Residual             out;
+    out.closings = samples.closings;
+    out.r        = Y;
     if (jacobian)
       {
         out.d_Y     = Matrix::Identity(Y.size(), Y.size());
@@ -164,79 +197,49 @@ namespace vibroimpact::periodic
     // ∂Λ_l/∂Y_l = P diag(∂λ/∂y) E: each force depends on its own gap only.
     std::vector<Matrix> dL(jacobian ? nc : 0);
     for (std::size_t l = 0; l < dL.size(); ++l)
-      dL[l] = fourier_.analysis() * slope.col(Eigen::Index(l)).asDiagonal() * fourier_.synthesis();
-    for (unsigned int j = 0; j <= H; ++j)
+      dL[l] = fourier_.analysis() * samples.slope.col(Eigen::Index(l)).asDiagonal() * fourier_.synthesis();
+    for (unsigned int j = 0; j <= fourier_.harmonics(); ++j)
       {
-        const double  W = j * omega;
-        ComplexMatrix R = ComplexMatrix::Zero(nc, nc), dR_w = R, dR_k = R;
-        Eigen::VectorXcd Yf = Eigen::VectorXcd::Zero(nc), dYf_w = Yf, dYf_k = Yf;
-        const bool loaded = j == 0 || j == forcing_harmonic;
-        for (Eigen::Index k = 0; k < m; ++k)
-          {
-            if (B_.col(k).isZero(0.0))
-              continue;
-            const Complex h  = 1.0 / Complex(omega_[k] * omega_[k] - W * W, W * (damping_[k] - kappa));
-            const Complex dh_w = -double(j) * Complex(-2 * W, damping_[k] - kappa) * h * h;
-            const Complex dh_k = Complex(0, W) * h * h;
-            const Matrix  bb = B_.col(k) * B_.col(k).transpose();
-            R += h * bb;
-            dR_w += dh_w * bb, dR_k += dh_k * bb;
-            if (!loaded)
-              continue;
-            // f(t) = F0 + F1 sin Ωt + F2 cos Ωt: harmonic 0 is F0, the forcing's is F2 − i F1.
-            const Complex F = j == 0 ? Complex(loads_(k, 0)) : Complex(loads_(k, 2), -loads_(k, 1));
-            Yf += h * F * B_.col(k), dYf_w += dh_w * F * B_.col(k), dYf_k += dh_k * F * B_.col(k);
-          }
+        const Receptance c = receptance(j, omega, kappa, j == 0 || j == forcing_harmonic);
         // Rows (a_j, b_j) per contact: Re r and −Im r of r_j = Y_j − Yf_j − R_j Λ_j.
-        const auto rows = [&](const ComplexMatrix &Rm, const Eigen::VectorXcd &Yfm, Vector &target) {
+        const auto rows = [&](const ComplexMatrix &R, const Eigen::VectorXcd &free, Vector &target) {
           for (Eigen::Index i = 0; i < nc; ++i)
             {
-              Complex RL = Yfm[i];
+              Complex RL = free[i];
               for (Eigen::Index l = 0; l < nc; ++l)
-                RL += Rm(i, l) * (j == 0 ? Complex(Lambda(0, l)) : Complex(Lambda(2 * j - 1, l), -Lambda(2 * j, l)));
+                RL += R(i, l) * (j == 0 ? Complex(Lambda(0, l)) : Complex(Lambda(2 * j - 1, l), -Lambda(2 * j, l)));
               if (j == 0)
                 target[i * nh] -= RL.real();
               else
-                {
-                  target[i * nh + 2 * j - 1] -= RL.real();
-                  target[i * nh + 2 * j] += RL.imag();
-                }
+                target[i * nh + 2 * j - 1] -= RL.real(), target[i * nh + 2 * j] += RL.imag();
             }
         };
-        rows(R, Yf, out.r);
+        rows(c.R, c.free, out.r);
         if (!jacobian)
           continue;
-        rows(dR_w, dYf_w, out.d_omega);
-        rows(dR_k, dYf_k, out.d_kappa);
+        rows(c.dR_omega, c.dfree_omega, out.d_omega);
+        rows(c.dR_kappa, c.dfree_kappa, out.d_kappa);
         // ∂r/∂Y −= R_j ∂Λ_j/∂Y, in the real form of R_j acting on (Λ_a, Λ_b).
         for (Eigen::Index l = 0; l < nc; ++l)
-          {
-            const Matrix &dLl = dL[l];
-            for (Eigen::Index i = 0; i < nc; ++i)
-              {
-                const Complex r = R(i, l);
-                if (j == 0)
-                  out.d_Y.block(i * nh, l * nh, 1, nh) -= r.real() * dLl.row(0);
-                else
-                  {
-                    const Eigen::Index a = 2 * j - 1, b = 2 * j;
-                    out.d_Y.block(i * nh + a, l * nh, 1, nh) -= r.real() * dLl.row(a) + r.imag() * dLl.row(b);
-                    out.d_Y.block(i * nh + b, l * nh, 1, nh) -= -r.imag() * dLl.row(a) + r.real() * dLl.row(b);
-                  }
-              }
-          }
+          for (Eigen::Index i = 0; i < nc; ++i)
+            {
+              const Complex r = c.R(i, l);
+              if (j == 0)
+                {
+                  out.d_Y.block(i * nh, l * nh, 1, nh) -= r.real() * dL[l].row(0);
+                  continue;
+                }
+              const Eigen::Index a = 2 * j - 1, b = 2 * j;
+              out.d_Y.block(i * nh + a, l * nh, 1, nh) -= r.real() * dL[l].row(a) + r.imag() * dL[l].row(b);
+              out.d_Y.block(i * nh + b, l * nh, 1, nh) -= -r.imag() * dL[l].row(a) + r.real() * dL[l].row(b);
+            }
       }
     return out;
   }
 
   Vector HarmonicBalanceModel::contact_forces(const Vector &Y) const
   {
-    const Eigen::Index nc = contacts(), nh = fourier_.coefficients();
-    Matrix             y  = fourier_.to_time(Eigen::Map<const Matrix>(Y.data(), nh, nc));
-    for (Eigen::Index i = 0; i < nc; ++i)
-      for (Eigen::Index s = 0; s < y.rows(); ++s)
-        y(s, i) = stiffness_[i] * std::max(-(gap0_[i] + y(s, i)), 0.0);
-    const Matrix Lambda = fourier_.to_frequency(y);
+    const Matrix Lambda = fourier_.to_frequency(sample_contacts(Y).force);
     return Eigen::Map<const Vector>(Lambda.data(), Lambda.size());
   }
 

@@ -98,6 +98,23 @@ namespace vibroimpact::periodic
     GapSummary gaps(const Vector &Y) const;
 
   private:
+    // The contact forces λ = k max(0, −g) and their slopes ∂λ/∂y at the N samples of the orbit Y
+    // (one column per contact), and the closings per period.
+    struct ContactSamples
+    {
+      Matrix       force, slope;
+      unsigned int closings = 0;
+    };
+    ContactSamples sample_contacts(const Vector &Y) const;
+    // Harmonic j's contact receptance R_j = B H_j Bᵀ and free response B H_j F_j (loaded: F_j is
+    // the constant or the forcing's harmonic), with their derivatives in ω and κ.
+    struct Receptance
+    {
+      ComplexMatrix    R, dR_omega, dR_kappa;
+      Eigen::VectorXcd free, dfree_omega, dfree_kappa;
+    };
+    Receptance receptance(unsigned int j, double omega, double kappa, bool loaded) const;
+
     // A closed set's linear dynamics: undamped, K = U diag(frequencies²) Uᵀ; damped, the
     // eigendecomposition A = V diag(λ) V⁻¹ of its first-order matrix.
     struct ClosedDynamics

@@ -19,6 +19,15 @@ namespace vibroimpact::periodic
     return std::make_unique<ShootingProblem>(flow, forced_flow, settings, x0, period, parameter_scale);
   }
 
+  Eigen::Index periodic_unknowns(const PeriodicFlowMap &flow, const ContinuationSettings &settings, const bool free)
+  {
+    const Eigen::Index bordering = free ? 2 : 0;
+    if (settings.method != PeriodicMethod::harmonic_balance)
+      return flow.dimension() + bordering;
+    const auto &linear = dynamic_cast<const LinearImpactFlow &>(flow);
+    return linear.projection().contact_rows().rows() * (2 * Eigen::Index(settings.harmonics) + 1) + bordering;
+  }
+
   OrbitSamples sample_orbit(PeriodicFlowMap &flow, const ContinuationSettings &settings, const BranchPoint &point,
                             const unsigned int n_samples)
   {
