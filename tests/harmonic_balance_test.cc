@@ -9,6 +9,7 @@
 #include "test_support.h"
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <vector>
 
@@ -170,5 +171,43 @@ namespace vibroimpact
     EXPECT_LT(multiplier_error[1], multiplier_error[0] / 10);
     EXPECT_LT(multiplier_error[2], multiplier_error[1] / 5);
     EXPECT_LT(multiplier_error[2], 1e-3);
+  }
+
+  // Branch switching on a harmonic-balance branch: the chain's period doubling near 0.6686 rad/s
+  // (H = 41 on the forcing's half frequency, so ~20 harmonics of Ω) starts a period-2 family whose
+  // orbit at 0.7 rad/s is shooting's period-2 orbit there (measured: amplitude 6.9e-5, largest
+  // multiplier 1.9e-4 apart), with odd harmonics of Ω/2 that are not small (a true period-2 orbit).
+  TEST(HarmonicBalance, PeriodDoublingSwitchesOntoShootingsPeriodTwoFamily)
+  {
+    const auto                         mdl = chain_on_a_spring(2, 10.0, 0.1, 0.05, 0.6);
+    periodic::LinearImpactFlowSettings map;
+    map.damping_ratios = {0.02};
+    periodic::LinearImpactFlow flow(mdl, map);
+    const auto period_two_at_0_7 = [&](periodic::ContinuationSettings s) {
+      s.min_frequency      = 0.64;
+      s.max_frequency      = 0.72;
+      s.report_frequencies = {0.7};
+      s.switch_at          = {periodic::SpecialPoint::period_doubling};
+      const auto branch    = periodic::continue_forced_response(flow, s);
+      EXPECT_EQ(branch.children.size(), 1u);
+      const periodic::Branch &family = branch.children.at(0);
+      EXPECT_EQ(family.born_at, periodic::SpecialPoint::period_doubling);
+      EXPECT_EQ(family.at_frequencies.size(), 1u);
+      return std::make_pair(family.born_at_parameter, family.at_frequencies.at(0).orbit);
+    };
+    const auto [doubling, exact] = period_two_at_0_7(periodic::ContinuationSettings{});
+    auto        hb_settings      = harmonic_balance(41);
+    const auto [hb_doubling, orbit] = period_two_at_0_7(hb_settings);
+    hb_settings.forcing_periods = 2;
+    EXPECT_NEAR(hb_doubling, doubling, 1e-5); // measured 4.0e-6 at H = 41 on the parent (doc/harmonic-balance.md)
+    EXPECT_NEAR(orbit.period, 4 * M_PI / 0.7, 1e-12);
+    EXPECT_LT(std::abs(amplitude(flow, hb_settings, orbit, 1) / amplitude(flow, periodic::ContinuationSettings{}, exact, 1) - 1),
+              2e-4);
+    EXPECT_NEAR(orbit.max_multiplier, exact.max_multiplier, 1e-3);
+    // The odd harmonics of Ω/2 carry a share of the orbit: not the period-1 orbit over two periods.
+    double odd = 0.0;
+    for (Eigen::Index j = 1; j <= 41; j += 2)
+      odd += std::pow(orbit.coefficients[2 * j - 1], 2) + std::pow(orbit.coefficients[2 * j], 2);
+    EXPECT_GT(std::sqrt(odd), 1e-2 * orbit.coefficients.norm());
   }
 } // namespace vibroimpact

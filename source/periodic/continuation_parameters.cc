@@ -249,8 +249,8 @@ namespace vibroimpact::periodic
             "sweep's values, to compare with its Poincaré points).");
     }
 
-    // What harmonic balance takes: the event-driven map's linear model, and no branch switching or
-    // curves of special points yet (they build their starts in the shooting unknowns).
+    // What harmonic balance takes: the event-driven map's linear model, and no curves of special
+    // points (their defining systems are shooting's).
     void check_harmonic_balance(const io::ParameterSection &s, const ContinuationCase &c)
     {
       const ContinuationSettings &p = c.settings;
@@ -260,9 +260,6 @@ namespace vibroimpact::periodic
       if (c.event_driven.massless_contact_nodes)
         s.fail("Massless contact nodes", "harmonic balance takes elastic contacts (Contact <name>/Stiffness), not "
                                          "condensed contact nodes");
-      if (!p.switch_at.empty())
-        s.fail("Switch branches", "branch switching starts its families in shooting's unknowns: none with Method = "
-                                  "harmonic balance");
       if (!c.follow.empty())
         s.fail("Follow", "curves of special points are solved by shooting: none with Method = harmonic balance");
       if (p.samples_per_period != 0 && p.samples_per_period <= 2 * p.harmonics)

@@ -82,6 +82,8 @@ namespace vibroimpact::periodic
       BranchPoint before = points[k == 0 ? 0 : k - 1], after = points[std::min(k + 1, points.size() - 1)];
       before.period *= period_factor;
       after.period *= period_factor;
+      if (period_factor != 1.0) // a harmonic-balance series of the old period: sampled again from the state
+        before.coefficients.resize(0), after.coefficients.resize(0);
       const Vector tangent = solver.z(after) - solver.z(before);
       return tangent / std::max(tangent.norm(), 1e-300);
     }
@@ -158,11 +160,17 @@ namespace vibroimpact::periodic
 
       BranchPoint reference = doubling;
       reference.period *= 2;
+      reference.coefficients.resize(0); // a harmonic-balance series of period T: sampled again over 2T
       OrbitSolver  solver(flow, forced_flow, doubled, reference);
       const Vector z0 = solver.z(reference);
-      Vector       e  = Vector::Zero(z0.size());
-      e.head(v.size()) = v;
-      const Vector t   = orthogonal_to(e, parent_tangent(solver, parent.points, k, 2.0));
+      // v as a change of the doubled problem's unknowns: those of the orbit through x* + ε v, less
+      // z0 (shooting: v itself, scaled; harmonic balance: the harmonics it adds over 2T).
+      const double epsilon = 1e-6 * std::max(reference.state.norm(), 1e-300) / std::max(v.norm(), 1e-300);
+      BranchPoint  moved   = reference;
+      moved.state += epsilon * v;
+      Vector e          = (solver.z(moved) - z0) / epsilon;
+      e[e.size() - 1]   = 0.0;
+      const Vector t    = orthogonal_to(e, parent_tangent(solver, parent.points, k, 2.0));
       // An orbit of period 2T, not one of period T: x(T) differs from x by a share of h.
       const auto period_two = [&](const BranchPoint &orbit, const double h) {
         if (forced_flow)
