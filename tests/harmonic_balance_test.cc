@@ -67,6 +67,21 @@ namespace vibroimpact
       return (2 * M_PI - 2 * std::acos(g / A)) / w1 + 2 * std::atan2(v1, w2 * y0) / w2;
     }
 
+    // The examples' forced chain (examples/harmonic_balance/chain.prm): k = 10 at g = 0.1, F = 0.05
+    // on the first mass, 2 % modal damping, on the event-driven map.
+    struct ForcedChain
+    {
+      model::StructuralModel     model = chain_on_a_spring(2, 10.0, 0.1, 0.05, 0.6);
+      periodic::LinearImpactFlow flow{model, damped(0.02)};
+
+      static periodic::LinearImpactFlowSettings damped(const double zeta)
+      {
+        periodic::LinearImpactFlowSettings s;
+        s.damping_ratios = {zeta};
+        return s;
+      }
+    };
+
     periodic::ContinuationSettings harmonic_balance(const unsigned int harmonics)
     {
       periodic::ContinuationSettings s;
@@ -127,10 +142,8 @@ namespace vibroimpact
   // orbit's monodromy to shooting's (measured: amplitude 2.4e-2, 1.8e-4, 6.0e-6 at H = 5, 15, 41).
   TEST(HarmonicBalance, ForcedChainConvergesToShootingAsHarmonicsGrow)
   {
-    const auto                         mdl = chain_on_a_spring(2, 10.0, 0.1, 0.05, 0.6);
-    periodic::LinearImpactFlowSettings map;
-    map.damping_ratios = {0.02};
-    periodic::LinearImpactFlow flow(mdl, map);
+    ForcedChain                  chain;
+    periodic::LinearImpactFlow &flow   = chain.flow;
     const auto at_0_6 = [&](periodic::ContinuationSettings s) {
       s.min_frequency      = 0.58;
       s.max_frequency      = 0.62;
@@ -179,10 +192,8 @@ namespace vibroimpact
   // multiplier 1.9e-4 apart), with odd harmonics of Ω/2 that are not small (a true period-2 orbit).
   TEST(HarmonicBalance, PeriodDoublingSwitchesOntoShootingsPeriodTwoFamily)
   {
-    const auto                         mdl = chain_on_a_spring(2, 10.0, 0.1, 0.05, 0.6);
-    periodic::LinearImpactFlowSettings map;
-    map.damping_ratios = {0.02};
-    periodic::LinearImpactFlow flow(mdl, map);
+    ForcedChain                  chain;
+    periodic::LinearImpactFlow &flow = chain.flow;
     const auto period_two_at_0_7 = [&](periodic::ContinuationSettings s) {
       s.min_frequency      = 0.64;
       s.max_frequency      = 0.72;
