@@ -136,6 +136,30 @@ namespace vibroimpact
     EXPECT_LT(worst[2], 5e-6);
   }
 
+  // The extended periodic motion concept on the damped bilinear oscillator (5 % modal damping):
+  // the unfolding κ cancels the mode's damping, κ = 2ζω1 = 0.1 exactly on one DOF, and the family
+  // is the undamped one, against the same closed form as above.
+  TEST(HarmonicBalance, DampedBilinearOscillatorFamilyByTheExtendedPeriodicMotionConcept)
+  {
+    const double                       k1 = 1.0, k = 3.0, g = 0.1;
+    const auto                         mdl = chain_on_a_spring(1, k, g, 0.0, 0.0);
+    periodic::LinearImpactFlowSettings damped;
+    damped.damping_ratios = {0.05};
+    const periodic::LinearImpactFlow flow(mdl, damped);
+    auto                             s = harmonic_balance(15);
+    s.start_energy_factor              = 1.5;
+    s.max_energy                       = 20 * flow.grazing_energy(1);
+    s.max_points                       = 12;
+    const auto branch                  = periodic::continue_free_family(flow, s);
+    ASSERT_GE(branch.points.size(), 8u) << branch.stop_reason;
+    for (const auto &p : branch.points)
+      {
+        EXPECT_NEAR(p.unfolding, 0.1, 1e-9);
+        const double exact = 2 * M_PI / bilinear_period(k1, k, g, std::sqrt(2 * p.energy));
+        EXPECT_LT(std::abs(p.frequency / exact - 1), 5e-5); // the undamped family's error at H = 15: 2.7e-5
+      }
+  }
+
   // A forced 2-DOF chain on a unilateral spring (k = 10 at g = 0.1, 2 % modal damping, F = 0.05 on
   // the first mass) at 0.6 rad/s, where the spring closes once a period: the HB orbit's amplitude
   // converges to exact event-driven shooting's as H grows, and the multipliers of the reconstructed

@@ -234,8 +234,9 @@ namespace vibroimpact::periodic
                                                                               const unsigned int cycles) const
   {
     const auto &I = *impl_;
-    if (I.compliant && cycles == 1 && !I.harmonic && I.D.isZero(0.0) &&
-        I.G.isZero(0.0))
+    // Damped (harmonic balance's extended periodic motion concept, whose unfolding cancels the
+    // mode's damping): the undamped mode's orbit is still the guess.
+    if (I.compliant && cycles == 1 && !I.harmonic && I.G.isZero(0.0))
       return one_mode_spring_orbit(mode, energy);
     if (I.n_forcing > 0 || !I.D.isZero(0.0) || I.compliant || cycles == 0)
       return std::nullopt;
@@ -443,11 +444,15 @@ namespace vibroimpact::periodic
     const FlowMapRegistration event_driven{
       "event-driven", "exact between impacts, in modal coordinates (linear structures)",
       [](const FlowMapInput &in) -> std::unique_ptr<PeriodicFlowMap> {
-        // Its free families are conservative: the modal damping is for forced responses.
-        if (in.continuation.kind == OrbitKind::free)
+        // Shooting's free families are conservative: the modal damping is for forced responses.
+        // Harmonic balance's take it, by the extended periodic motion concept (κ cancels it).
+        if (in.continuation.kind == OrbitKind::free &&
+            in.continuation.settings.method != PeriodicMethod::harmonic_balance)
           for (const double z : in.continuation.event_driven.damping_ratios)
             if (z > 0)
-              throw std::invalid_argument("Continuation/Damping ratios: free families need an undamped model");
+              throw std::invalid_argument("Continuation/Damping ratios: free families by shooting need an undamped "
+                                          "model (Method = harmonic balance takes a damped one: the extended periodic "
+                                          "motion concept)");
         auto settings                 = in.continuation.event_driven;
         settings.energy_correction    = in.moreau_jean.energy_correction;
         settings.correction_direction = in.moreau_jean.correction_direction;

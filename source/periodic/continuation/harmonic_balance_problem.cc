@@ -79,13 +79,18 @@ namespace vibroimpact::periodic
     omega_scale_ = free_ ? 2 * M_PI / period : parameter_scale / settings.forcing_periods;
     if (forced_flow_)
       forced_flow_->set_forcing_frequency(parameter_scale);
-    const Vector Y0 = x0.size() > 0 && x0.norm() > 0 ? sampled_coefficients(x0, period) : Vector(Vector::Zero(n_));
+    // A damped free family (the extended periodic motion concept): κ cancels the damping of the
+    // family's mode, and the guess is that mode's orbit with its damping cancelled (α = −κ).
+    const auto  &projection = linear_model_of(flow).projection();
+    const double kappa0     = free_ ? projection.damping()[std::min<Eigen::Index>(settings.mode, projection.size()) - 1] : 0.0;
+    const Vector Y0         = x0.size() > 0 && x0.norm() > 0 ? sampled_coefficients(x0, period, kappa0)
+                                                             : Vector(Vector::Zero(n_));
     state_scale_    = std::max({Y0.lpNorm<Eigen::Infinity>(),
                                  linear_model_of(flow).projection().gap0().lpNorm<Eigen::Infinity>(), 1e-12});
     initial_guess_.resize(size());
     initial_guess_.head(n_) = Y0 / state_scale_;
     if (free_)
-      initial_guess_.tail(2) << 1.0, 0.0;
+      initial_guess_.tail(2) << 1.0, kappa0 / omega_scale_;
     reference_ = Y0;
   }
 
@@ -94,16 +99,21 @@ namespace vibroimpact::periodic
     return free_ ? X(n_) * omega_scale_ : parameter_ * parameter_scale_ / settings_.forcing_periods;
   }
 
-  Vector HarmonicBalanceProblem::sampled_coefficients(const Vector &x0, const double T) const
+  Vector HarmonicBalanceProblem::sampled_coefficients(const Vector &x0, const double T, const double kappa) const
   {
-    const auto        &linear  = linear_model_of(flow_);
-    const unsigned int N       = model_.fourier().samples();
-    const OrbitSamples samples = flow_.sample(x0, T, N);
+    const auto        &linear = linear_model_of(flow_);
+    const auto        &B      = linear.projection().contact_rows();
+    const unsigned int N      = model_.fourier().samples();
     Matrix             y(N, model_.contacts());
-    for (unsigned int s = 0; s < N; ++s)
-      y.row(s) = (linear.projection().contact_rows() *
-                  linear.modal_state(samples.displacement[s], samples.velocity[s]).head(model_.modes()))
-                   .transpose();
+    if (kappa == 0.0)
+      {
+        const OrbitSamples samples = flow_.sample(x0, T, N);
+        for (unsigned int s = 0; s < N; ++s)
+          y.row(s) = (B * linear.modal_state(samples.displacement[s], samples.velocity[s]).head(model_.modes())).transpose();
+      }
+    else // the flow with the unfolding α = −κ, one flow a sample
+      for (unsigned int s = 0; s < N; ++s)
+        y.row(s) = (B * flow_.flow(x0, T * s / N, -kappa, false).x.head(model_.modes())).transpose();
     const Matrix Y = model_.fourier().to_frequency(y);
     return Eigen::Map<const Vector>(Y.data(), Y.size());
   }
@@ -274,7 +284,8 @@ namespace vibroimpact::periodic
   {
     if (forced_flow_ && point.coefficients.size() != n_)
       forced_flow_->set_forcing_frequency(point.frequency);
-    const Vector Y = point.coefficients.size() == n_ ? point.coefficients : sampled_coefficients(point.state, point.period);
+    const Vector Y = point.coefficients.size() == n_ ? point.coefficients
+                                                     : sampled_coefficients(point.state, point.period, point.unfolding);
     Vector       X(size());
     X.head(n_) = Y / state_scale_;
     if (free_)

@@ -57,8 +57,9 @@ namespace vibroimpact::periodic
     double kappa(const Vector &X) const { return free_ ? X(n_ + 1) * omega_scale_ : 0.0; }
     // The orbit's energy at t = 0 (free families' last equation).
     double energy(const Vector &X) const;
-    // The harmonics of the orbit through state x0 of period T, sampled from the flow.
-    Vector sampled_coefficients(const Vector &x0, double T) const;
+    // The harmonics of the orbit through state x0 of period T, sampled from the flow with the
+    // unfolding α = −κ (κ ≠ 0: the extended periodic motion concept's, cancelling damping).
+    Vector sampled_coefficients(const Vector &x0, double T, double kappa) const;
     // Whether harmonics Y (of a problem over an even number of forcing periods) are an orbit of half
     // the period: their odd harmonics vanish (to 1e-4 of their size).
     bool              of_half_period(const Vector &Y) const;
