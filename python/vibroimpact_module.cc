@@ -473,7 +473,7 @@ namespace
                       cc.follow.empty() ? std::nullopt
                                         : std::optional<io::CsvTable>(studies::curves_table(result.curves)),
                       studies::sampled_orbits(result, cc, *flow, *model),
-                      studies::continuation_summary(result, *flow, *model, 1),
+                      studies::continuation_summary(result, *model, 1),
                       studies::continuation_warnings(result, cc)};
       });
       py::dict d;

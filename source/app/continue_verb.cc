@@ -24,11 +24,10 @@ namespace vibroimpact::app
   {
     // The summary (stdout, none with -q), then the warnings (stderr) of a run that wrote its files.
     void report_branches(const studies::ContinuationResult &result, const periodic::ContinuationCase &cc,
-                         const periodic::PeriodicFlowMap &flow, const model::StructuralModel &m,
-                         const unsigned int n_ranks, const bool quiet)
+                         const model::StructuralModel &m, const unsigned int n_ranks, const bool quiet)
     {
       if (!quiet)
-        for (const auto &line : studies::continuation_summary(result, flow, m, n_ranks))
+        for (const auto &line : studies::continuation_summary(result, m, n_ranks))
           std::printf("%s\n", line.c_str());
       std::fflush(stdout);
       for (const auto &warning : studies::continuation_warnings(result, cc))
@@ -59,7 +58,8 @@ namespace vibroimpact::app
     const auto result     = studies::continuation_verb(setup, comm, out.get(), call);
     if (!root)
       return io::exit_success;
-    auto &[cc, model, flow, curves] = setup;
+    const auto &cc    = setup.continuation;
+    const auto &model = setup.model;
     if (!result.any_orbit())
       {
         if (result.interrupt_signal != 0)
@@ -67,7 +67,7 @@ namespace vibroimpact::app
         std::fprintf(stderr, "vibroimpact: error: %s\n", studies::no_orbit_message(result, cc).c_str());
         return io::exit_numerical_failure;
       }
-    report_branches(result, cc, *flow, *model, n_ranks, options.quiet);
+    report_branches(result, cc, *model, n_ranks, options.quiet);
     return result.interrupt_signal != 0 ? 128 + result.interrupt_signal : io::exit_success;
   }
 } // namespace vibroimpact::app

@@ -666,8 +666,8 @@ namespace vibroimpact::studies
     return table;
   }
 
-  std::vector<std::string> continuation_summary(const ContinuationResult &result, const periodic::PeriodicFlowMap &flow,
-                                                const model::StructuralModel &m, const unsigned int n_ranks)
+  std::vector<std::string> continuation_summary(const ContinuationResult &result, const model::StructuralModel &m,
+                                                const unsigned int n_ranks)
   {
     std::vector<std::string> lines{formatted("%s: %s, %u unknowns, %u rank%s, %.3g s", m.name.c_str(),
                                              result.method.c_str(), result.unknowns, n_ranks,

@@ -120,10 +120,10 @@ namespace vibroimpact::studies
   // Per family: family, points, stable, first/last energy and frequency, the impacts per period
   // at both ends, the most Newton iterations, flow evaluations and why it stopped.
   io::CsvTable families_table(const ContinuationResult &result);
-  // The summary `continue` prints: the map and its size, then a line per family (from
-  // families_table) and one per restart.
-  std::vector<std::string> continuation_summary(const ContinuationResult &result, const periodic::PeriodicFlowMap &flow,
-                                                const model::StructuralModel &model, unsigned int n_ranks);
+  // The summary `continue` prints: the method and its size (ContinuationResult::method, unknowns),
+  // then a line per family (from families_table) and one per restart.
+  std::vector<std::string> continuation_summary(const ContinuationResult &result, const model::StructuralModel &model,
+                                                unsigned int n_ranks);
 
   // branch.csv, the orbits of Orbit points, fep.gp/fep.png and, after a signal, INTERRUPTED.
   void write_continuation(const ContinuationResult &result, const periodic::ContinuationCase &c,
