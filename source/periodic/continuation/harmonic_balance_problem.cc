@@ -2,8 +2,6 @@
 // families' phase and energy rows, the record of a converged orbit.
 #include "harmonic_balance_problem.h"
 
-#include "shooting_problem.h"
-
 #include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
 
