@@ -1,7 +1,8 @@
 // Harmonic balance (Continuation/Method = harmonic balance) against independent solutions: the
 // bilinear oscillator's free orbits against their closed form, and a forced 2-DOF chain on a
 // unilateral spring against exact event-driven shooting on the same model, both converging as
-// the harmonics grow; the stability of the reconstructed orbit against shooting's multipliers.
+// the harmonics grow; the stability of the reconstructed orbit against shooting's multipliers;
+// branch switching on both methods' branches of that chain.
 #include <vibroimpact/periodic/continuation.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
 #include <vibroimpact/periodic/periodic_problem.h>
@@ -244,5 +245,30 @@ namespace vibroimpact
     for (Eigen::Index j = 1; j <= 41; j += 2)
       odd += std::pow(orbit.coefficients[2 * j - 1], 2) + std::pow(orbit.coefficients[2 * j], 2);
     EXPECT_GT(std::sqrt(odd), 1e-2 * orbit.coefficients.norm());
+  }
+
+  // A switched family's orbits at the report frequencies are its own: on the chain's period-2
+  // family born at 0.458 rad/s, whose continuation steps from 0.4581 to 0.4915, Newton at 0.47 from
+  // the secant slid onto the period-1 parent (amplitude equal to the parent's to 1e-15, |μ| the
+  // square of its), and was reported as the family's orbit there. Each reported orbit of the
+  // family must not return after one forcing period.
+  TEST(HarmonicBalance, ShootingReportsNoParentOrbitOnAPeriodTwoFamily)
+  {
+    ForcedChain                    chain;
+    periodic::ContinuationSettings s;
+    s.min_frequency      = 0.44;
+    s.max_frequency      = 0.5;
+    s.report_frequencies = {0.47, 0.495};
+    s.switch_at          = {periodic::SpecialPoint::period_doubling};
+    const auto branch    = periodic::continue_forced_response(chain.flow, s);
+    ASSERT_EQ(branch.children.size(), 1u);
+    const auto &family = branch.children[0];
+    ASSERT_FALSE(family.at_frequencies.empty()) << "0.495 lies on the family's own stretch";
+    for (const auto &at : family.at_frequencies)
+      {
+        chain.flow.set_forcing_frequency(at.orbit.frequency);
+        const Vector once = chain.flow.flow(at.orbit.state, at.orbit.period / 2, 0.0, false).x;
+        EXPECT_GT((once - at.orbit.state).norm(), 1e-4 * at.orbit.state.norm()) << "at " << at.orbit.frequency;
+      }
   }
 } // namespace vibroimpact

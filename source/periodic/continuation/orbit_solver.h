@@ -34,6 +34,9 @@ namespace vibroimpact::periodic
 
     // The branch point of z as it stands (no Newton): its orbit's data from one evaluation.
     BranchPoint point_at(const Vector &z);
+    // Whether an orbit of a problem over several periods is one of a lower period (the parent a
+    // switched family was born on).
+    bool of_lower_period(const BranchPoint &orbit) { return problem_->of_lower_period(orbit); }
 
   private:
     Vector shortened(Vector step, const Vector &z, const Vector &t, double c, double merit);

@@ -33,8 +33,10 @@ namespace vibroimpact::periodic
         for (const double s : along)
           {
             const Vector guess = za + s * (zb - za);
+            // Not the parent a switched family was born on (Newton from the secant across a long
+            // step can slide onto it: seen at 0.47 rad/s on examples/harmonic_balance/chain.prm).
             if (auto orbit = solver.on_plane(guess, Vector::Unit(m + 1, m), guess[m]);
-                orbit && (solver.z(*orbit) - guess).norm() <= (zb - za).norm())
+                orbit && (solver.z(*orbit) - guess).norm() <= (zb - za).norm() && !solver.of_lower_period(*orbit))
               found.push_back({k - 1, *orbit});
           }
       }
