@@ -244,14 +244,15 @@ namespace
     return d;
   }
 
-  // What `continue` prints: the map, its unknowns, the wall time, a row per family (families_table)
-  // and the printed lines.
+  // What `continue` prints: the map, the method, an orbit's unknowns, the wall time, a row per
+  // family (families_table) and the printed lines.
   py::dict continuation_summary(const studies::ContinuationResult &result, const periodic::PeriodicFlowMap &flow,
                                 const std::vector<std::string> &lines)
   {
     py::dict d;
     d["map"]       = flow.name();
-    d["unknowns"]  = flow.dimension();
+    d["method"]    = result.method;
+    d["unknowns"]  = result.unknowns;
     d["wall_time"] = result.wall_time;
     d["families"]  = csv_columns(studies::families_table(result));
     d["text"]      = lines;

@@ -129,7 +129,7 @@ class Continuation(_Result):
     Continuation/Follow: curves.csv's columns, the curves of special points in two parameters,
     one row per point; None without it),
     orbits (orbit_<family>_<point> -> {family, point, table: the columns of its CSV file,
-    displacement and velocity: samples x DoFs arrays}), summary (map, unknowns, wall_time,
+    displacement and velocity: samples x DoFs arrays}), summary (map, method, unknowns, wall_time,
     families: a row per family with its range and why it stopped, text: the lines the command
     line prints) and warnings (the command line's, also issued as VibroimpactWarning)."""
 
