@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace vibroimpact::periodic
 {
@@ -23,6 +24,25 @@ namespace vibroimpact::periodic
     // An orbit over several periods (a switched family) that is one of a lower period: Newton
     // has slid back onto the family it was born on.
     bool         of_lower_period = false;
+  };
+
+  // The residual (and Jacobian) of the last iterate a problem evaluated, kept for the next call
+  // at the same (X, p): LOCA and the locators ask for the same orbit several times.
+  struct EvaluatedIterate
+  {
+    std::vector<double> key; // X
+    double              parameter    = 0.0;
+    bool                has_jacobian = false;
+    Vector              residual;
+    Matrix              jacobian;
+
+    // Whether it holds (X, p), with a Jacobian if one is asked for.
+    bool holds(const std::vector<double> &X, const double p, const bool with_jacobian) const
+    {
+      return key == X && parameter == p && (has_jacobian || !with_jacobian);
+    }
+    // X as a vector (empty before the first evaluation).
+    Vector unknowns() const { return Eigen::Map<const Vector>(key.data(), Eigen::Index(key.size())); }
   };
 
   class PeriodicProblem

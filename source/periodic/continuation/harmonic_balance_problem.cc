@@ -141,7 +141,7 @@ namespace vibroimpact::periodic
   const HarmonicBalanceProblem::Evaluation &HarmonicBalanceProblem::evaluate(const Vector &X, const bool jacobian)
   {
     const std::vector<double> key(X.data(), X.data() + X.size());
-    if (cache_.key == key && cache_.parameter == parameter_ && (cache_.has_jacobian || !jacobian))
+    if (cache_.holds(key, parameter_, jacobian))
       return cache_;
     io::throw_if_interrupted("during the continuation");
     const auto r = model_.residual(coefficients(X), omega(X), kappa(X), forcing_harmonic_, jacobian);
@@ -268,7 +268,7 @@ namespace vibroimpact::periodic
   {
     if (cache_.key.empty())
       return std::nullopt;
-    const Vector   X = Eigen::Map<const Vector>(cache_.key.data(), Eigen::Index(cache_.key.size()));
+    const Vector   X = cache_.unknowns();
     OrbitSignature signature;
     const double   w = free_ ? X(n_) * omega_scale_ : cache_.parameter * parameter_scale_ / settings_.forcing_periods;
     signature.period          = 2 * M_PI / w;

@@ -41,14 +41,9 @@ namespace vibroimpact::periodic
     unsigned long                 evaluations() const override { return evaluations_; }
 
   private:
-    struct Evaluation
+    struct Evaluation : EvaluatedIterate
     {
-      std::vector<double> key;
-      double              parameter    = 0.0;
-      bool                has_jacobian = false;
-      Vector              residual;
-      Matrix              jacobian;
-      unsigned int        closings = 0;
+      unsigned int closings = 0;
     };
 
     // The harmonics Y, base frequency ω and unfolding κ of unknowns X at the current parameter.

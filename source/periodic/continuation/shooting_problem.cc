@@ -127,7 +127,7 @@ namespace vibroimpact::periodic
   const ShootingProblem::Evaluation &ShootingProblem::evaluate(const Vector &X, const bool jacobian)
   {
     const std::vector<double> key(X.data(), X.data() + X.size());
-    if (cache_.key == key && cache_.parameter == parameter_ && (cache_.has_jacobian || !jacobian))
+    if (cache_.holds(key, parameter_, jacobian))
       return cache_;
 
     // One flow evaluation is the longest step between two checks (the branch so far stays).
@@ -217,7 +217,7 @@ namespace vibroimpact::periodic
     signature.sticking_phases = counts.sticking_phases;
     if (!free_ && settings_.forcing_periods % 2 == 0)
       {
-        const Vector x0 = state(Eigen::Map<const Vector>(cache_.key.data(), Eigen::Index(cache_.key.size())));
+        const Vector x0 = state(cache_.unknowns());
         forced_flow_->set_forcing_frequency(signature.parameter);
         const FlowResult half      = flow_.flow(x0, signature.period / 2, 0.0, false);
         signature.of_lower_period  = (half.x - x0).norm() < 1e-4 * std::max(x0.norm(), 1e-300);

@@ -46,14 +46,9 @@ namespace vibroimpact::periodic
     double period(const Vector &X) const;
 
   private:
-    struct Evaluation
+    struct Evaluation : EvaluatedIterate
     {
-      std::vector<double> key;
-      double              parameter    = 0.0;
-      bool                has_jacobian = false;
-      Vector              residual;
-      Matrix              jacobian;
-      FlowResult          flow;
+      FlowResult flow;
     };
 
     double            alpha(const Vector &X) const;
