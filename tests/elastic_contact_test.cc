@@ -132,6 +132,53 @@ namespace vibroimpact
       }
   }
 
+  // A massless contact node on an elastic obstacle: mass 1 on a spring k1 to the ground, tied by a
+  // spring K to the contact node (mass ¼ of the total, given to the mass by the condensation) under
+  // a stop of stiffness k at gap g. Condensed, it is the bilinear oscillator whose contact spring is
+  // K and k in series, Kk/(K + k): the map returns its closed-form orbit, closes and opens the
+  // contact at its times, and puts the node where the two springs balance, K (u − u_N) = k (u_N − g).
+  TEST(ElasticContact, MasslessNodeOnAnElasticObstacleIsTheSpringsInSeries)
+  {
+    const double k1 = 1.0, K = 30.0, k = 15.0, g = 0.5, v0 = 1.0;
+    model::StructuralModel mdl = mass_below_a_spring(1.0, k1, k, g, v0);
+    mdl.mass      = test_cases::diagonal_matrix(Vector::Constant(2, 0.75)); // the node's 0.75 less ½: ¼
+    mdl.mass.coeffRef(0, 0) = 0.75;
+    mdl.mass.coeffRef(1, 1) = 0.25;
+    Eigen::MatrixXd stiffness(2, 2);
+    stiffness << k1 + K, -K, -K, K;
+    mdl.stiffness              = stiffness.sparseView();
+    mdl.damping                = model::SparseMatrix(2, 2);
+    mdl.dof_kinds              = {model::DofKind::lumped, model::DofKind::lumped};
+    mdl.contacts[0].row        = test_cases::unit_row(2, 1) * -1.0;
+    mdl.initial_displacement   = Vector::Zero(2);
+    mdl.initial_velocity       = Vector::Constant(2, v0);
+    const auto orbit           = bilinear_orbit(k1, K * k / (K + k), g, v0);
+    periodic::LinearImpactFlowSettings settings;
+    settings.massless_contact_nodes = true;
+    const periodic::LinearImpactFlow flow(mdl, settings);
+    const Vector x0     = flow.modal_state(mdl.initial_displacement, mdl.initial_velocity);
+    const auto   result = flow.flow(x0, orbit.period, 0.0, false);
+    EXPECT_LT((result.x - x0).norm(), 1e-12);
+    ASSERT_EQ(result.events.size(), 2u);
+    EXPECT_NEAR(result.events[0].time, orbit.t1, 1e-12);
+    EXPECT_NEAR(result.events[1].time - result.events[0].time, orbit.contact, 1e-12);
+    const auto   samples = flow.sample(x0, orbit.period, 100);
+    unsigned int closed  = 0;
+    for (std::size_t j = 0; j < samples.time.size(); ++j)
+      {
+        const double u = samples.displacement[j][0], u_node = samples.displacement[j][1];
+        EXPECT_NEAR(samples.energy[j], 0.5 * v0 * v0, 1e-14);
+        if (u <= g) // open: the node follows the mass (no force in K)
+          EXPECT_NEAR(u_node, u, 1e-14);
+        else
+          {
+            EXPECT_NEAR(K * (u - u_node), k * (u_node - g), 1e-12) << "t " << samples.time[j];
+            ++closed;
+          }
+      }
+    EXPECT_GT(closed, 5u);
+  }
+
   // Moreau–Jean: a free mass thrown at the spring comes back with its speed reversed after
   // π√(m/k), the ledger closes to round-off at every row with the spring's energy in the
   // potential, and the energy the two switching steps leave is within their bound ½ k (h v0)²
@@ -256,7 +303,9 @@ namespace vibroimpact
     };
 
     // factor < 0: −factor is the energy itself (the same on every mesh), not a multiple of E_g.
-    BeamOrbit beam_orbit(const unsigned int elements, const double factor, const double stiffness = 100)
+    // start_stiffness > 0: the start carried from contacts of that stiffness.
+    BeamOrbit beam_orbit(const unsigned int elements, const double factor, const double stiffness = 100,
+                         const double start_stiffness = 0)
     {
       const auto c = test_cases::load_case(std::string(VIBROIMPACT_SOURCE_DIR) +
                                              "/examples/pinned_beam_backbone/elastic.prm",
@@ -268,6 +317,7 @@ namespace vibroimpact
       periodic::ContinuationSettings settings;
       settings.start_energy_factor = factor > 0 ? factor : -factor / o.flow->grazing_energy(1);
       settings.max_points          = 2;
+      settings.start_stiffness     = start_stiffness;
       const auto branch            = periodic::continue_free_family(*o.flow, settings);
       EXPECT_FALSE(branch.points.empty()) << branch.stop_reason;
       if (!branch.points.empty())
@@ -348,6 +398,21 @@ namespace vibroimpact
     const double order = std::log2(std::abs(omega[0] - omega[1]) / std::abs(omega[1] - omega[2]));
     EXPECT_GT(order, 3.0) << omega[0] << " " << omega[1] << " " << omega[2];
     EXPECT_NEAR(omega[2], 11.98807, 1e-4);
+  }
+
+  // The start carried in stiffness (Continuation/Start stiffness): the family's start on springs of
+  // k = 50, continued at its energy (2 E_g) in ln k to the case's k = 100, is the orbit the
+  // direct start finds there. (Carried further, to k = 150, the curve locks in the 1:15 tongue
+  // with mode 4 at ω ≈ 10.53 while the direct start lands on the backbone at 10.571: at a fixed
+  // energy stiff contacts have many orbits, and the carried one is the start's own.)
+  TEST(ElasticContact, StartCarriedInStiffnessReachesTheDirectStartsOrbit)
+  {
+    const auto direct  = beam_orbit(20, 2, 100);
+    const auto carried = beam_orbit(20, 2, 100, 50);
+    ASSERT_LT(carried.point.residual, 1e-8);
+    EXPECT_NEAR(carried.point.energy, direct.point.energy, 1e-10 * direct.point.energy);
+    EXPECT_NEAR(carried.point.frequency, direct.point.frequency, 1e-9 * direct.point.frequency);
+    EXPECT_LT((carried.point.state - direct.point.state).norm(), 1e-6 * direct.point.state.norm());
   }
 
   // The uncoupled oscillators scan a stretch at the step of the modes that carry the contact's

@@ -54,6 +54,12 @@ namespace vibroimpact::periodic
             "family first dips below its grazing energy (then the start lies before that energy fold), else the linear "
             "mode. Subharmonic families (Cycles > 1) start on that orbit where their energy first differs from grazing "
             "by |factor - 1|, on either side (most first go down in energy).");
+      s.add("Start stiffness", p.start_stiffness, io::non_negative(),
+            "Free families on stiff or rigid contacts, whose start Newton does not reach: the start is found with "
+            "every contact of this stiffness (as soft as a start converges) and carried at the start energy, the "
+            "stiffness raised geometrically (shorter steps where Newton fails), to the case's contacts: elastic ones, "
+            "or rigid stops on Massless contact nodes (the limit of an obstacle spring in series with the node's); 0: "
+            "the family starts on the case's contacts.");
       s.add("Minimum energy", p.min_energy, io::non_negative(), "Free families stop below this energy.");
       s.add("Maximum energy", p.max_energy, io::non_negative(),
             "Free families stop above this energy; 0: Maximum energy factor × the family's grazing energy.");
@@ -306,6 +312,10 @@ namespace vibroimpact::periodic
         s.fail("Direction", "both is for forced responses (Kind = forced): a free family is continued in energy");
       if (p.method == PeriodicMethod::harmonic_balance)
         check_harmonic_balance(s, c);
+      if (p.start_stiffness > 0 && (c.kind != OrbitKind::free || c.start != StartKind::linear_mode ||
+                                    c.flow_map != "event-driven"))
+        s.fail("Start stiffness", "carries the start of a free family from its linear mode (Kind = free, Start = "
+                                  "linear mode) on the event-driven map");
       if (p.tongue_family_points > 0 && (c.kind != OrbitKind::free || !(p.tongue_jump > 0)))
         s.fail("Tongue family points", "traces the tongues a Tongue jump steps over: a free family with Tongue jump > 0");
     }
@@ -375,6 +385,14 @@ namespace vibroimpact::periodic
           throw io::InputError(c.filename, "Contact " + contact.name + "/Stiffness",
                                "harmonic balance needs a force law (an elastic contact, Stiffness > 0); a rigid "
                                "contact's impact law is shooting's (Continuation/Method = shooting)");
+    if (c.settings.start_stiffness > 0)
+      for (const auto &contact : model.contacts)
+        if (contact.elastic() ? !(contact.stiffness > c.settings.start_stiffness)
+                              : !c.event_driven.massless_contact_nodes)
+          throw io::InputError(c.filename, "Continuation/Start stiffness",
+                               contact.elastic() ? "contact " + contact.name + " is not stiffer than the start"
+                                                 : "contact " + contact.name + " is rigid: a rigid stop is the limit "
+                                                   "of stiffer springs on Massless contact nodes only");
     bool harmonic = false;
     for (const auto &load : model.loads)
       harmonic = harmonic || load.time.kind == model::TimeFunction::Kind::harmonic;

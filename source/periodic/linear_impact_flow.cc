@@ -23,20 +23,36 @@ namespace vibroimpact::periodic
     , condensation(s.massless_contact_nodes ? condense_contact_nodes(model, s.mode_source) : ContactCondensation{})
     , projection(s.massless_contact_nodes ? condensation.reduced : model, s.n_modes, s.damping_ratios, s.mode_source)
   {
-    const bool elastic = model::has_elastic_contacts(model.contacts);
-    compliant          = s.massless_contact_nodes || elastic;
+    // Every contact's stiffness: the model's, or the one a start carried in stiffness sets.
+    const auto stiffness = [&](const model::Contact &contact) {
+      return s.contact_stiffness >= 0 ? s.contact_stiffness : contact.stiffness;
+    };
+    bool elastic = false;
     for (const auto &contact : model.contacts)
-      if (elastic && !contact.elastic())
+      elastic = elastic || stiffness(contact) > 0;
+    compliant = s.massless_contact_nodes || elastic;
+    for (const auto &contact : model.contacts)
+      if (elastic && !(stiffness(contact) > 0))
         throw std::invalid_argument("Contact " + contact.name +
                                     "/Stiffness: the event-driven map takes contacts all rigid or all elastic, "
                                     "and this one is rigid beside elastic ones");
-      else if (elastic && s.massless_contact_nodes)
-        throw std::invalid_argument("massless contact nodes: contact " + contact.name +
-                                    " is elastic (Stiffness > 0): a spring on a massless node is not condensed");
     init(s.massless_contact_nodes ? condensation.reduced : model);
-    spring = Vector::Zero(gap0.size());
+    spring         = Vector::Zero(gap0.size());
+    closure        = Vector::Ones(gap0.size());
     for (Eigen::Index i = 0; i < spring.size() && compliant; ++i)
-      spring[i] = s.massless_contact_nodes ? condensation.stiffness[i] : model.contacts[i].stiffness;
+      {
+        const double k = stiffness(model.contacts[i]);
+        if (!s.massless_contact_nodes)
+          spring[i] = k;
+        else if (k > 0) // the node's condensed stiffness κ in series with the obstacle's k
+          {
+            const double kappa = condensation.stiffness[i];
+            spring[i]          = kappa * k / (kappa + k);
+            closure[i]         = k / (kappa + k);
+          }
+        else
+          spring[i] = condensation.stiffness[i];
+      }
   }
 
   void LinearImpactFlow::Implementation::init(const model::StructuralModel &model)
@@ -163,11 +179,14 @@ namespace vibroimpact::periodic
             u_full[c.node[i]]   = free_u;
             v_full[c.node[i]]   = free_v;
           }
+        // A closed node takes back its closure share of the gap it would have (all of it on a
+        // rigid stop, where it rests; k/(κ + k) on an elastic obstacle, the springs in series).
         for (std::size_t i = 0; i < c.node.size(); ++i)
-          if (I.gap(static_cast<unsigned int>(i), z) <= 0)
+          if (const double gap = I.gap(static_cast<unsigned int>(i), z); gap <= 0)
             {
-              u_full[c.node[i]] = -I.gap0[i] / c.coefficient[i];
-              v_full[c.node[i]] = 0.0;
+              const double closing = I.B.row(static_cast<Eigen::Index>(i)).dot(z.segment(I.m, I.m));
+              u_full[c.node[i]] -= I.closure[i] * gap / c.coefficient[i];
+              v_full[c.node[i]] -= I.closure[i] * closing / c.coefficient[i];
             }
         samples.displacement.push_back(u_full);
         samples.velocity.push_back(v_full);
@@ -320,6 +339,13 @@ namespace vibroimpact::periodic
     LinearImpactFlowSettings fewer = I.settings;
     fewer.n_modes                  = r;
     return std::make_unique<LinearImpactFlow>(model_, fewer);
+  }
+
+  std::unique_ptr<PeriodicFlowMap> LinearImpactFlow::with_contact_stiffness(const double k) const
+  {
+    LinearImpactFlowSettings other = impl_->settings;
+    other.contact_stiffness        = k;
+    return std::make_unique<LinearImpactFlow>(model_, other);
   }
 
   Vector LinearImpactFlow::from_first_modes(const Vector &x) const

@@ -55,9 +55,11 @@ namespace vibroimpact::periodic
     ContactCondensation          condensation; // massless contact nodes only
     integrators::ModalProjection projection;
     // Contacts are unilateral springs: elastic contacts (model::Contact::stiffness), or the stops
-    // of massless contact nodes (their condensed stiffness κ = K_NN/c²); `spring` holds k or κ.
+    // of massless contact nodes (their condensed stiffness κ = K_NN/c², in series with an elastic
+    // obstacle's k: κk/(κ + k)); `spring` holds k, κ or κk/(κ + k). A closed massless node takes
+    // back `closure` of the gap it would have: 1 on a rigid stop, k/(κ + k) on an elastic one.
     bool                         compliant = false;
-    Vector                       spring;
+    Vector                       spring, closure;
     Eigen::Index                 m = 0, nz = 0, n_forcing = 0;
     Matrix                       B, G, mass_shapes;
     Vector                       gap0, omega, D;

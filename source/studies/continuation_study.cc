@@ -188,6 +188,7 @@ namespace vibroimpact::studies
         std::snprintf(text, sizeof text, "orbit %u: Newton iteration %u, |F| = %.2g", points + 1, iteration, residual);
         bar.status(text);
       };
+      settings.status = [&](const std::string &what) { bar.status(what); };
       periodic::Branch branch;
       try
         {

@@ -44,6 +44,10 @@ namespace vibroimpact::periodic
     // born where the mode grazes at cycles × its period).
     unsigned int cycles              = 1;
     double       start_energy_factor = 1.05;
+    // > 0: a free family's start is found with every contact of this stiffness and carried at the
+    // start energy, the stiffness raised step by step, to the case's stiff or rigid contacts
+    // (PeriodicFlowMap::with_contact_stiffness), where Newton from the map's own start fails.
+    double       start_stiffness     = 0.0;
     // Sign of the first step in the parameter: +1 up, −1 down (a family that leaves grazing toward
     // lower energies). continue_free_family from a linear mode sets it from the start orbit; a
     // forced response starts at max_frequency when it is −1, and runs both ways (up, then down)
@@ -114,6 +118,8 @@ namespace vibroimpact::periodic
     // Called after every Newton iteration of a corrector with its count and the scaled ‖F‖
     // (progress from the first second: the first shooting on a fine model can take minutes).
     std::function<void(unsigned int iteration, double residual)> newton_iteration;
+    // Called with what a long set-up is doing (a start carried in stiffness: its current one).
+    std::function<void(const std::string &what)> status;
   };
 
   struct BranchPoint

@@ -97,6 +97,10 @@ namespace vibroimpact::periodic
     virtual std::unique_ptr<PeriodicFlowMap> on_first_modes(unsigned int /*r*/) const { return nullptr; }
     // A state x of the map on_first_modes gave, in this map's coordinates (the other modes at rest).
     virtual Vector from_first_modes(const Vector &x) const { return x; }
+    // The same map with every contact of stiffness k (0: rigid), in the same coordinates: the maps
+    // a family's start is carried through from soft contacts to the case's stiff or rigid ones
+    // (Continuation/Start stiffness). Empty where the map cannot.
+    virtual std::unique_ptr<PeriodicFlowMap> with_contact_stiffness(double /*k*/) const { return nullptr; }
     // An orbit found by simulating the model from its initial state (or from x0) for `time` (conservative
     // runs with sticking settle on one, the seed's slide 13): the state half-way through the last
     // whole period and the period, found from the recurrence of the impact times. Empty when the

@@ -41,6 +41,10 @@ namespace vibroimpact::periodic
     // spring of the condensed stiffness on the other DoFs: no impacts, no restitution law, energy
     // conserved, the flow continuous across contact switches (doc/periodic.md §6).
     bool                massless_contact_nodes = false;
+    // ≥ 0: every contact's stiffness instead of the model's (0: rigid), the maps a start carried
+    // in stiffness passes through (with_contact_stiffness). With massless contact nodes an
+    // elastic obstacle is a spring in series with the node's condensed one.
+    double              contact_stiffness = -1.0;
     // With massless contact nodes, no damping and no harmonic load, each closed set's flow is a
     // set of uncoupled oscillators about its equilibrium (doc/periodic.md §6): a scan step costs
     // O(m) and the Jacobian O(m² n) per contact switch, not dense exponentials. false: the dense
@@ -86,6 +90,7 @@ namespace vibroimpact::periodic
     std::optional<std::pair<Vector, double>> simulated_orbit(double time, const Vector &x0 = {}) const override;
     Vector initial_state() const override;
     std::unique_ptr<PeriodicFlowMap> on_first_modes(unsigned int r) const override;
+    std::unique_ptr<PeriodicFlowMap> with_contact_stiffness(double k) const override;
     Vector from_first_modes(const Vector &x) const override;
     std::vector<double> held_contact_frequencies() const override;
     bool   ignore_impacts(int contact, double from, double to, double period) override;

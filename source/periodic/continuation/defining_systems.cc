@@ -1,5 +1,6 @@
 // The defining systems of special points in two parameters (defining_systems.h): minimally
-// augmented conditions on bordered matrices, and the grazing's tangency at its phase.
+// augmented conditions on bordered matrices, the grazing's tangency at its phase, and an
+// ordinary orbit's parameter held.
 #include "defining_systems.h"
 
 #include <Eigen/LU>
@@ -54,7 +55,7 @@ namespace vibroimpact::periodic
     , state_scale_(std::max(start.state.norm(), 1e-300))
     , velocity_scale_(state_scale_ * 2 * M_PI / start.period)
   {
-    if (!followed_in_two_parameters(kind_))
+    if (kind_ != SpecialPoint::none && !followed_in_two_parameters(kind_))
       throw std::runtime_error(std::string(name(kind_)) + " points are not followed in two parameters");
     if (!free_) // a switched family's orbits span several forcing periods
       settings_.forcing_periods =
@@ -86,6 +87,8 @@ namespace vibroimpact::periodic
     if (extra_ > 0)
       initial_guess_[n_ + 1] = extra;
     aim(inner_entry(second_.value), initial_guess_);
+    if (kind_ == SpecialPoint::none)
+      return;
     const auto [F, J] = problem.residual(initial_guess_.head(n_), initial_guess_[n_], true);
     if (kind_ == SpecialPoint::grazing)
       {
@@ -196,6 +199,8 @@ namespace vibroimpact::periodic
 
   Vector DefiningSystem::conditions(Inner &in, const Vector &X, const double p, const double extra, const Matrix &J)
   {
+    if (kind_ == SpecialPoint::none) // the orbit's own parameter held: p = 1, its start's
+      return Vector::Constant(1, p - 1.0);
     if (kind_ == SpecialPoint::grazing)
       {
         // The orbit's tangency with the contact at t_g = φT: g(t_g) = 0, ġ(t_g) = 0.
@@ -257,8 +262,9 @@ namespace vibroimpact::periodic
     R << F, G;
     if (!with_jacobian)
       return {R, Matrix()};
-    // Forward differences of exact Jacobians: the grazing's conditions need no Jacobian.
-    const bool   needs_J = kind_ != SpecialPoint::grazing;
+    // Forward differences of exact Jacobians: the grazing's conditions and a held parameter need
+    // no Jacobian.
+    const bool   needs_J = kind_ != SpecialPoint::grazing && kind_ != SpecialPoint::none;
     const double h       = difference_step;
     Matrix       JR      = Matrix::Zero(R.size(), size());
     JR.topLeftCorner(n_, n_) = J;
@@ -330,7 +336,7 @@ namespace vibroimpact::periodic
     if (kind_ == SpecialPoint::grazing)
       c.phase = wrapped_phase(last_orbit_[n_ + 1]);
     points_.push_back(c);
-    if (kind_ == SpecialPoint::grazing)
+    if (kind_ == SpecialPoint::grazing || kind_ == SpecialPoint::none)
       {
         other_test_.push_back(0.0);
         return;

@@ -1,6 +1,8 @@
 // The defining system of a special point in two parameters as a periodic problem: unknowns
 // Y = (X, p[, κ or φ]) of the branch's own problem at λ, F(X, p; λ) = 0 and the kind's conditions
-// (special_point_curves.h lists them), continued in μ = 1 + (λ − λ0)/λ_scale by the driver. The
+// (special_point_curves.h lists them), continued in μ = 1 + (λ − λ0)/λ_scale by the driver. An
+// ordinary orbit (kind none) is continued in λ with its own parameter held (a free family's
+// energy: a start carried in stiffness, family_starts.h). The
 // conditions' derivatives are forward differences of exact Jacobians (one flow with its
 // Jacobian per unknown); λ enters only through the maps the MapFamily builds.
 #pragma once

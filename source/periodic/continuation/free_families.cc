@@ -101,8 +101,9 @@ namespace vibroimpact::periodic
       // Below grazing, a fundamental family that first dips in energy (the 2-DOF chain's mode 1, by
       // 0.14 %) starts on its impacting orbit there, before its fold; otherwise on the linear mode.
       const double energy = settings.start_energy_factor * graze;
+      std::string  carried_failure;
       if (settings.start_energy_factor != 1 || settings.cycles > 1)
-        if (const auto start = start_orbit(flow, settings, energy);
+        if (const auto start = start_orbit(flow, settings, energy, &carried_failure);
             start && (settings.start_energy_factor > 1 || settings.cycles > 1 || flow.energy(start->first) < graze))
           {
             ContinuationSettings away = settings;
@@ -118,6 +119,14 @@ namespace vibroimpact::periodic
               }
             return branch;
           }
+      if (!carried_failure.empty())
+        {
+          Branch branch;
+          branch.family      = family_name(settings);
+          branch.failed      = true;
+          branch.stop_reason = carried_failure;
+          return branch;
+        }
       if (settings.cycles > 1)
         throw std::invalid_argument("mode " + std::to_string(settings.mode) + " with " +
                                     std::to_string(settings.cycles) +
