@@ -467,6 +467,14 @@ TEST_F(BadInput, ContinuationCasesThatCannotRun)
            "Continuation/Massless contact nodes", "event-driven");
   rejected(chain, "-s 'Continuation/Massless contact nodes=true' -s 'Contact stop/Other body=m1'",
            "Continuation/Massless contact nodes", "more than one DoF");
+  // A start carried in stiffness ends on elastic contacts stiffer than it, or on rigid stops of
+  // massless nodes; it carries a free family's linear-mode start.
+  rejected(chain, "-s 'Continuation/Start stiffness=50'", "Continuation/Start stiffness", "Massless contact nodes");
+  rejected(chain, "-s 'Contact stop/Stiffness=10' -s 'Continuation/Start stiffness=50'", "Continuation/Start stiffness",
+           "not stiffer");
+  rejected(chain, "-s 'Continuation/Start stiffness=50' -s 'Continuation/Start=initial state' -s "
+                  "'Continuation/Start period=6'",
+           "Continuation/Start stiffness", "linear mode");
 
   const auto result = run_cli("continue " + write_case(chain) + " -s 'Continuation/Maximum points=12'");
   EXPECT_EQ(result.exit_code, 0) << result.error;
