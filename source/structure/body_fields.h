@@ -1,15 +1,18 @@
 // The one-dimensional fields bodies are made of, each on its body's mesh with its own end
-// conditions: a C1 cubic Hermite field (a beam's deflection; each of a tube's two) and an FE_Q
-// field (a rod's axial displacement; a tube's axial displacement and twist). A body places each
+// conditions: a C1 cubic Hermite field (a beam's deflection; each of a tube's two), an FE_Q
+// field (a rod's axial displacement; a tube's axial displacement and twist), and a shear-deformable
+// plane of two FE_Q fields (a Timoshenko beam; each plane of a Timoshenko tube). A body places each
 // field at an offset in its own DoF numbering, so that a beam and a tube share one element code.
 // Internal to the structure module; deal.II stays in the .cc files.
 #pragma once
 
 #include <vibroimpact/structure/body.h>
+#include <vibroimpact/structure/timoshenko_description.h>
 
 #include "element_table.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -104,6 +107,73 @@ namespace vibroimpact::structure
   private:
     struct Shapes; // FE_Q and its quadratures, in the .cc
     std::shared_ptr<const Shapes> shapes_;
+  };
+
+  // A shear-deformable beam in one plane (doc/theory.md, "Timoshenko beam"): its deflection w and
+  // the cross-section's rotation θ, each a LagrangeField of the body's Element degree on one mesh,
+  // DoFs w then θ, with the energies ½∫EI θ'² + ½∫κGA (w' − θ)² and ½∫ρA ẇ² + ½∫ρI θ̇² (κGA and
+  // ρI from the body's TimoshenkoDescription). Pinned and clamped ends hold w, clamped and sliding
+  // ones θ. A Timoshenko beam is one; a Timoshenko tube has one in each transverse plane.
+  class TimoshenkoPlane
+  {
+  public:
+    TimoshenkoPlane(const BodyDescription &body, const EndCondition left, const EndCondition right,
+                    const std::string &case_file, const std::string &mesh_directory)
+      : w_(body, holds_deflection(left), holds_deflection(right), case_file, mesh_directory)
+      , theta_(body, holds_rotation(left), holds_rotation(right), case_file, mesh_directory)
+      , shear_(body.kind_entries<TimoshenkoDescription>())
+    {}
+
+    unsigned int        n_dofs() const { return w_.n_dofs() + theta_.n_dofs(); }
+    unsigned int        n_elements() const { return w_.n_elements(); }
+    const ElementTable &table() const { return w_.table(); }
+
+    std::vector<model::DofKind> dof_kinds() const
+    {
+      std::vector<model::DofKind> kinds(w_.n_dofs(), model::DofKind::transverse);
+      kinds.resize(n_dofs(), model::DofKind::slope); // θ: the cross-section's rotation
+      return kinds;
+    }
+
+    // The plane's mass and stiffness at `offset` (EI and ρA the body's; the shear term by reduced
+    // integration, LagrangeField::assemble_shear).
+    void assemble(const double EI, const double rhoA, const double lumped_fraction, const unsigned int offset,
+                  Triplets &mass, Triplets &stiffness) const
+    {
+      w_.assemble(0.0, rhoA, lumped_fraction, offset, mass, stiffness);
+      theta_.assemble(EI, shear_.rotary_inertia, lumped_fraction, offset + w_.n_dofs(), mass, stiffness);
+      w_.assemble_shear(theta_, shear_.shear_stiffness, offset, offset + w_.n_dofs(), stiffness);
+    }
+
+    // No strain energy of its own: the shear's reduced quadrature is K's, so ½ uᵀKu is the one.
+    std::optional<double> strain_energy(double, const double *) const { return std::nullopt; }
+
+    Row  row(const double x, const unsigned int offset) const { return w_.row(x, offset); }
+    Row  rotation_row(const double x, const unsigned int offset) const { return theta_.row(x, offset + w_.n_dofs()); }
+    void add_load(const ScalarFunction &q, const unsigned int offset, model::Vector &f) const
+    {
+      w_.add_load(q, offset, f);
+    }
+    // w from u, θ from u' (the Euler–Bernoulli rotation of the same deflection).
+    void interpolate(const ScalarFunction &u, const ScalarFunction &du, const unsigned int offset,
+                     model::Vector &values) const
+    {
+      w_.interpolate(u, u, offset, values);
+      theta_.interpolate(du, du, offset + w_.n_dofs(), values);
+    }
+
+  private:
+    static EndCondition holds_deflection(const EndCondition end)
+    {
+      return end == EndCondition::pinned || end == EndCondition::clamped ? EndCondition::clamped : EndCondition::free;
+    }
+    static EndCondition holds_rotation(const EndCondition end)
+    {
+      return end == EndCondition::clamped || end == EndCondition::sliding ? EndCondition::clamped : EndCondition::free;
+    }
+
+    LagrangeField         w_, theta_;
+    TimoshenkoDescription shear_;
   };
 
   // A body made of one field on its whole mesh at offset 0 (a beam's deflection, a rod's axial

@@ -1,7 +1,7 @@
-// Timoshenko beam (doc/theory.md, "Timoshenko beam"): the deflection w and the rotation θ of the
-// cross-section, each an FE_Q field of the body's Element degree (LagrangeField, body_fields.h)
-// on one mesh, with the energies ½∫EI θ'² + ½∫κGA (w' − θ)² and ½∫ρA ẇ² + ½∫ρI θ̇². The shear
-// term is integrated by Gauss rules one point short of the field's (selective reduced
+// Timoshenko beam (doc/theory.md, "Timoshenko beam"): one TimoshenkoPlane (body_fields.h), the
+// deflection w and the rotation θ of the cross-section, each an FE_Q field of the body's Element
+// degree on one mesh, with the energies ½∫EI θ'² + ½∫κGA (w' − θ)² and ½∫ρA ẇ² + ½∫ρI θ̇². The
+// shear term is integrated by Gauss rules one point short of the field's (selective reduced
 // integration), so that the beam does not lock as it gets slender: with full integration linear
 // elements cannot bend without shearing. DoFs in blocks: w, then θ.
 #include <vibroimpact/io/parameter_section.h>
@@ -23,68 +23,12 @@ namespace vibroimpact::structure
       return d.kind_entries<TimoshenkoDescription>();
     }
 
-    // A beam's end condition on each field: pinned and clamped hold w, clamped and sliding hold θ
-    // (LagrangeField holds its field where it is given `clamped`).
-    EndCondition holds_deflection(const EndCondition end)
-    {
-      return end == EndCondition::pinned || end == EndCondition::clamped ? EndCondition::clamped : EndCondition::free;
-    }
-    EndCondition holds_rotation(const EndCondition end)
-    {
-      return end == EndCondition::clamped || end == EndCondition::sliding ? EndCondition::clamped : EndCondition::free;
-    }
-
-    class TimoshenkoBody : public Body
+    class TimoshenkoBody : public OneFieldBody<TimoshenkoPlane>
     {
     public:
-      TimoshenkoBody(const BodyDescription &d, const std::string &case_file, const std::string &mesh_directory)
-        : Body(d)
-        , w_(d, holds_deflection(d.left), holds_deflection(d.right), case_file, mesh_directory)
-        , theta_(d, holds_rotation(d.left), holds_rotation(d.right), case_file, mesh_directory)
-      {}
+      using OneFieldBody::OneFieldBody;
 
-      unsigned int n_dofs() const override { return w_.n_dofs() + theta_.n_dofs(); }
-      unsigned int n_elements() const override { return w_.n_elements(); }
-
-      std::vector<model::DofKind> dof_kinds() const override
-      {
-        std::vector<model::DofKind> kinds(w_.n_dofs(), model::DofKind::transverse);
-        kinds.resize(n_dofs(), model::DofKind::slope); // θ: the cross-section's rotation
-        return kinds;
-      }
-
-      void assemble(Triplets &mass, Triplets &stiffness) const override
-      {
-        const auto &d = description();
-        const auto &t = timoshenko_of(d);
-        w_.assemble(0.0, d.mass_per_length, d.lumped_fraction, 0, mass, stiffness);
-        theta_.assemble(d.stiffness, t.rotary_inertia, d.lumped_fraction, w_.n_dofs(), mass, stiffness);
-        w_.assemble_shear(theta_, t.shear_stiffness, 0, w_.n_dofs(), stiffness);
-      }
-
-      Row displacement_row(const double x) const override { return w_.row(x, 0); }
-      Row rotation_row(const double x) const override { return theta_.row(x, w_.n_dofs()); }
-
-      model::Vector distributed_load(const ScalarFunction &q) const override
-      {
-        model::Vector f = model::Vector::Zero(n_dofs());
-        w_.add_load(q, 0, f);
-        return f;
-      }
-
-      // w from u, θ from u' (the Euler–Bernoulli rotation of the same deflection).
-      model::Vector interpolate(const ScalarFunction &u, const ScalarFunction &du) const override
-      {
-        model::Vector values = model::Vector::Zero(n_dofs());
-        w_.interpolate(u, u, 0, values);
-        theta_.interpolate(du, du, w_.n_dofs(), values);
-        return values;
-      }
-
-      std::vector<double> sample_coordinates(const unsigned int samples_per_element) const override
-      {
-        return uniform_samples(w_.table(), samples_per_element);
-      }
+      Row rotation_row(const double x) const override { return field_.rotation_row(x, 0); }
 
       std::array<double, 3> motion_direction() const override { return description().deflection; }
 
@@ -96,9 +40,6 @@ namespace vibroimpact::structure
                                  {"Rotary inertia per unit length", t.rotary_inertia}});
         return data;
       }
-
-    private:
-      LagrangeField w_, theta_;
     };
 
     constexpr std::string_view timoshenko_kind = "timoshenko beam";

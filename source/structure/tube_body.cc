@@ -6,6 +6,7 @@
 #include <vibroimpact/io/parameter_section.h>
 #include <vibroimpact/structure/body.h>
 #include <vibroimpact/structure/case_parameters.h>
+#include <vibroimpact/structure/timoshenko_description.h>
 #include <vibroimpact/structure/tube_description.h>
 
 #include "assembly.h"
@@ -25,6 +26,9 @@ namespace vibroimpact::structure
 
     const TubeDescription &tube_of(const BodyDescription &d) { return d.kind_entries<TubeDescription>(); }
 
+    // Plane: HermiteField (a tube), or TimoshenkoPlane (a timoshenko tube: shear-deformable in
+    // both planes).
+    template <typename Plane>
     class TubeBody : public Body
     {
     public:
@@ -73,8 +77,11 @@ namespace vibroimpact::structure
       std::optional<double> strain_energy(const model::Vector &u) const override
       {
         const auto &d      = description();
-        double      energy = e1_.strain_energy(d.stiffness, u.data()) +
-                        e2_.strain_energy(d.stiffness, u.data() + e1_.n_dofs());
+        const std::optional<double> bending_1 = e1_.strain_energy(d.stiffness, u.data()),
+                                    bending_2 = e2_.strain_energy(d.stiffness, u.data() + e1_.n_dofs());
+        if (!bending_1 || !bending_2)
+          return std::nullopt;
+        double energy = *bending_1 + *bending_2;
         if (axial_)
           energy += axial_->strain_energy(d.axial_stiffness, u.data() + axial_offset_);
         if (twist_)
@@ -192,7 +199,7 @@ namespace vibroimpact::structure
       }
 
     private:
-      HermiteField                 e1_, e2_;
+      Plane                        e1_, e2_;
       std::optional<LagrangeField> axial_, twist_;
       std::array<Direction, 3>     frame_; // e_x, e1, e2
       unsigned int                 axial_offset_ = 0, twist_offset_ = 0, n_dofs_ = 0;
@@ -201,7 +208,7 @@ namespace vibroimpact::structure
 
   namespace
   {
-    constexpr std::string_view tube_kind = "tube";
+    constexpr std::string_view tube_kind = "tube", timoshenko_tube_kind = "timoshenko tube";
 
     // The entries only a tube reads: its radius, its axial and torsion fields (asked by Axial
     // field and Torsion field) with their data and ends, and its initial state along e2.
@@ -229,7 +236,7 @@ namespace vibroimpact::structure
       s.add("Initial displacement e2", tube.initial_displacement_e2,
             "A tube's deflection along e2 = Axis x Deflection direction at t = 0, an expression of x.");
       s.add("Initial velocity e2", tube.initial_velocity_e2, "A tube's velocity along e2 at t = 0, an expression of x.");
-      if (!s.reading() || body.type.name() != tube_kind)
+      if (!s.reading() || (body.type.name() != tube_kind && body.type.name() != timoshenko_tube_kind))
         return;
       if (!(tube.outer_radius > 0))
         s.fail("Outer radius", "a tube needs its outer radius (positive), got 0");
@@ -239,18 +246,41 @@ namespace vibroimpact::structure
         s.fail("Deflection direction", "is parallel to the Axis: a tube's e1 must have a part normal to its axis");
     }
 
+    // A timoshenko tube's shear data, read by the timoshenko beam's entries (listed before it).
+    void check_timoshenko_tube(io::ParameterSection &s, BodyDescription &body)
+    {
+      if (!s.reading() || body.type.name() != timoshenko_tube_kind)
+        return;
+      const auto &shear = body.kind_entries<TimoshenkoDescription>();
+      if (!(shear.shear_stiffness > 0))
+        s.fail("Shear stiffness", "a timoshenko tube needs its shear stiffness κGA (positive)");
+      if (!(shear.rotary_inertia > 0))
+        s.fail("Rotary inertia per unit length", "a timoshenko tube needs its rotary inertia ρI (positive)");
+    }
+
+    // Both tubes' traits: bending in space; `plane_weight` a transverse plane's DoFs per element in
+    // units of a beam element's, and half as many again for each of the axial and torsion fields.
+    BodyKindTraits tube_traits(double (*plane_weight)(const BodyDescription &))
+    {
+      using Trait = BodyKindTraits::Trait;
+      BodyKindTraits t(model::ContinuumBody::Field::other, {Trait::bending, Trait::in_space});
+      t.element_weight = [plane_weight](const BodyDescription &d) {
+        return 2 * plane_weight(d) + 0.5 * (tube_of(d).axial + tube_of(d).torsion);
+      };
+      return t;
+    }
+
     const BodyKindRegistration tube_kind_registration{
       {std::string(tube_kind), "tube: a beam in space, Euler–Bernoulli in both transverse planes (C1 Hermite along e1 and e2), "
                "with an axial and a torsion field (FE_Q) where asked",
-       3, factory_of<TubeBody>(),
-       [] {
-         using Trait = BodyKindTraits::Trait;
-         BodyKindTraits t(model::ContinuumBody::Field::other, {Trait::bending, Trait::in_space});
-         // Two beam elements' DoFs, and half as many again for each of the axial and torsion
-         // fields (one DoF a node where the beam has two).
-         t.element_weight = [](const BodyDescription &d) { return 2 + 0.5 * (tube_of(d).axial + tube_of(d).torsion); };
-         return t;
-       }(),
+       3, factory_of<TubeBody<HermiteField>>(), tube_traits([](const BodyDescription &) { return 1.0; }),
        bind_tube_entries}};
+
+    const BodyKindRegistration timoshenko_tube_kind_registration{
+      {std::string(timoshenko_tube_kind),
+       "timoshenko tube: a tube whose two transverse planes are Timoshenko beams (deflection and rotation, FE_Q of "
+       "Element degree; Shear stiffness, Rotary inertia per unit length)",
+       5, factory_of<TubeBody<TimoshenkoPlane>>(),
+       tube_traits([](const BodyDescription &d) { return 0.5 * (d.degree + 1); }), check_timoshenko_tube}};
   } // namespace
 } // namespace vibroimpact::structure
