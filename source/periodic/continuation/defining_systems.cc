@@ -6,6 +6,7 @@
 #include <Eigen/LU>
 #include <Eigen/SVD>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -356,6 +357,16 @@ namespace vibroimpact::periodic
       return "the frequency range left at " + std::to_string(orbit.frequency) + " rad/s";
     if (free_ && (orbit.energy < settings_.min_energy || orbit.energy > settings_.max_energy))
       return "the energy range left at " + std::to_string(orbit.energy);
+    // An ordinary orbit's curve is followed one way in λ (a start carried to stiffer contacts):
+    // where it turns back (a fold in λ) it ends.
+    if (kind_ == SpecialPoint::none && !points_.empty())
+      {
+        double furthest = points_.front().parameter;
+        for (const auto &p : points_)
+          furthest = std::max(furthest, p.parameter);
+        if (points_.back().parameter < furthest - 1e-3 * lambda_scale_)
+          return "the curve turned back in " + second_.name + " at " + std::to_string(furthest);
+      }
     if (kind_ == SpecialPoint::neimark_sacker && !points_.empty() && std::abs(points_.back().kappa) >= 1)
       return points_.back().kappa > 0 ? "the pair of multipliers met at +1 (a 1:1 resonance)"
                                       : "the pair of multipliers met at -1 (a 1:2 resonance)";

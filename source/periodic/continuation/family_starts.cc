@@ -123,9 +123,10 @@ namespace vibroimpact::periodic
     // The start at settings.start_stiffness, carried at `energy` to the case's contacts: the orbit
     // continued in λ = ln k with its energy held (DefiningSystem of an ordinary orbit, pseudo-arc
     // length by the driver), up to the stiffness whose map is the case's to 1e-3, then Newton
-    // onto the case's map itself. Following the orbit's own curve, it does not jump to another
-    // orbit of the same energy (stiff contacts have many, in internal-resonance tongues), and it
-    // stops where the curve turns back in k (a fold: no orbit of this curve on stiffer contacts).
+    // onto the case's map itself. It follows the orbit's own curve (the driver refuses correctors
+    // that leave it for another orbit of the same energy: stiff contacts have many, in
+    // internal-resonance tongues), and stops where the curve turns back in k (a fold: no orbit of
+    // this curve on stiffer contacts) or after 200 orbits.
     std::optional<std::pair<Vector, double>> carried_start(const PeriodicFlowMap &flow,
                                                            const ContinuationSettings &settings, const double energy,
                                                            std::string &why)
@@ -165,9 +166,9 @@ namespace vibroimpact::periodic
         k_max = std::max(k_max, std::exp(p.parameter));
       if (path.empty() || path.back().parameter < second.max - 1e-9 * std::abs(second.max))
         return why = from + " reached k = " + io::number_text(k_max, 3) + " of " + io::number_text(k_end, 3) +
-                     (path.size() > 1 && std::exp(path.back().parameter) < k_max ? " and turned back (a fold in k)"
-                                                                                  : "") +
-                     ": " + run.stop_reason,
+                     (!path.empty() && std::exp(path.back().parameter) < k_max
+                        ? " and turned back there (a fold in k: at this energy the orbit goes on to no stiffer contact)"
+                        : ": " + run.stop_reason),
                std::nullopt;
       say("start carried to the case's contacts");
       const auto reached = at_energy(flow, settings, path.back().state, path.back().period, energy);
