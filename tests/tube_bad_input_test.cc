@@ -169,3 +169,11 @@ TEST_F(TubeBadInput, InitialStateOutsideTheHole)
                           "set Outer radius = 0.01\n  set Initial displacement e2 = 0.01*sin(pi*x)\n"),
                   "Support s1/Clearance", "penetrates");
 }
+
+TEST_F(TubeBadInput, TimoshenkoTubeWithoutItsShearData)
+{
+  const auto timoshenko = replace(tube_case, "set Type = tube", "set Type = timoshenko tube");
+  expect_rejected(timoshenko, "Body tube/Shear stiffness", "timoshenko tube");
+  expect_rejected(replace(timoshenko, "Outer radius = 0.01", "Outer radius = 0.01\n  set Shear stiffness = 1e4"),
+                  "Body tube/Rotary inertia per unit length", "timoshenko tube");
+}
