@@ -142,8 +142,14 @@ namespace vibroimpact::periodic
       };
       const std::string from = "the start carried from contact stiffness " + io::number_text(k0, 3);
       say("start at contact stiffness " + io::number_text(k0, 3));
-      const auto guess = galerkin_start(*soft, settings, energy);
-      const auto start = guess ? at_energy(*soft, settings, guess->first, guess->second, energy) : std::nullopt;
+      // The path is shot on the map (its defining system is shooting's); only the last orbit, on
+      // the case's contacts, is solved by the case's method.
+      ContinuationSettings way = settings;
+      way.method               = PeriodicMethod::shooting;
+      way.direction            = 1.0;
+      way.max_points           = 200;
+      const auto guess = galerkin_start(*soft, way, energy);
+      const auto start = guess ? at_energy(*soft, way, guess->first, guess->second, energy) : std::nullopt;
       if (!start)
         return why = "no orbit at Start stiffness " + io::number_text(k0, 3) + " (Newton did not converge)", std::nullopt;
       const double k_end = stiffness_reaching(flow, k0);
@@ -151,9 +157,6 @@ namespace vibroimpact::periodic
         return why = from + ": no stiffness below 1e15 k gives the case's held-contact frequencies", std::nullopt;
       StiffnessMaps         maps(flow);
       const SecondParameter second{"ln contact stiffness", std::log(k0), std::log(k0), std::log(k_end)};
-      ContinuationSettings  way = settings;
-      way.direction             = 1.0;
-      way.max_points            = 200;
       DefiningSystem system(*start, true, maps, second, way);
       const double   scale    = system.parameter_scale();
       const auto     progress = [&](const BranchPoint &, unsigned int) {
@@ -175,6 +178,13 @@ namespace vibroimpact::periodic
       if (!reached)
         return why = from + " reached k = " + io::number_text(k_end, 3) +
                      ", but Newton did not converge on the case's contacts from there",
+               std::nullopt;
+      // The case's map is the last one's to 1e-3: its orbit lies as near (another method's
+      // truncation included); one farther is another orbit of the energy.
+      if (std::abs(reached->period / path.back().period - 1) > 0.01)
+        return why = from + " reached k = " + io::number_text(k_end, 3) + ", but on the case's contacts Newton " +
+                     "landed on another orbit (period " + io::number_text(reached->period, 6) + " against " +
+                     io::number_text(path.back().period, 6) + ")",
                std::nullopt;
       return std::make_pair(reached->state, reached->period);
     }
