@@ -44,9 +44,9 @@ namespace vibroimpact::periodic
     // born where the mode grazes at cycles × its period).
     unsigned int cycles              = 1;
     double       start_energy_factor = 1.05;
-    // > 0: a free family's start is found with every contact of this stiffness and carried at the
-    // start energy, the stiffness raised step by step, to the case's stiff or rigid contacts
-    // (PeriodicFlowMap::with_contact_stiffness), where Newton from the map's own start fails.
+    // > 0: a free family's start is found with every contact of this stiffness and continued at
+    // the start energy in ln k to the case's stiff or rigid contacts (family_starts.h;
+    // PeriodicFlowMap::with_contact_stiffness), where Newton from the map's own start fails.
     double       start_stiffness     = 0.0;
     // Sign of the first step in the parameter: +1 up, −1 down (a family that leaves grazing toward
     // lower energies). continue_free_family from a linear mode sets it from the start orbit; a
