@@ -3,14 +3,18 @@
 #include <gtest/gtest.h>
 
 #include "cli_case_fixture.h"
+#include "program_runner.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <chrono>
 #include <string>
-#include <sys/wait.h>
+#include <thread>
+
+#include <signal.h>
 
 namespace fs = std::filesystem;
 
@@ -360,19 +364,22 @@ TEST_F(BadInput, InputThatWouldBeSilentlyMisread)
 TEST_F(BadInput, InterruptedSimulationLeavesAReadablePartialResult)
 {
   const std::string beam = std::string(VIBROIMPACT_SOURCE_DIR) + "/examples/pinned_beam_obstacle/case.prm";
-  const fs::path    rc   = directory_ / "rc";
-  const std::string command = "( " + std::string(VIBROIMPACT_CLI) + " simulate " + beam + " -q -o " +
-                              output().string() +
-                              " -s 'Simulation/Final time=1000' -s 'Simulation/Frame interval=0.5' 2>/dev/null & pid=$!;"
-                              // signal once the run has written a few frames (not on a timer: a loaded
-                              // machine may take seconds to start it)
-                              " for i in $(seq 600); do ls " + (directory_ / ".out.partial-*/solution-00003.vtu").string() +
-                              " > /dev/null 2>&1 && break; sleep 0.05; done;"
-                              " kill -INT $pid; wait $pid; echo $? > " +
-                              rc.string() + " )";
-  ASSERT_EQ(std::system(command.c_str()), 0);
-  int exit_code = -1;
-  std::ifstream(rc) >> exit_code;
+  const pid_t pid = vibroimpact::test_support::start_program("simulate " + beam + " -q -o " + output().string() +
+                                                 " -s 'Simulation/Final time=1000' -s 'Simulation/Frame interval=0.5'");
+  ASSERT_GT(pid, 0);
+  // signal once the run has written a few frames (not on a timer: a loaded machine may take
+  // seconds to start it)
+  const auto written = [this] {
+    for (const auto &entry : fs::directory_iterator(directory_))
+      if (entry.path().filename().string().rfind(".out.partial-", 0) == 0 &&
+          fs::exists(entry.path() / "solution-00003.vtu"))
+        return true;
+    return false;
+  };
+  for (int i = 0; i < 600 && !written(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ::kill(pid, SIGINT);
+  const int exit_code = vibroimpact::test_support::wait_for_program(pid);
   EXPECT_EQ(exit_code, 130);
   ASSERT_TRUE(fs::exists(output() / "INTERRUPTED"));
   std::ifstream history(output() / "history.csv");
@@ -413,12 +420,11 @@ TEST_F(BadInput, UnwritableOutputFolders)
   for (const std::string &destination : {(directory_ / "a_file").string(), (directory_ / "a_file" / "x").string(),
                                         std::string("/proc/vibroimpact-output")})
     {
-      const std::string command = std::string(VIBROIMPACT_CLI) + " modes " + file + " -q -o " + destination +
-                                  " > /dev/null 2> " + (directory_ / "err").string();
-      const int status = std::system(command.c_str());
-      EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2) << destination;
-      std::ifstream     in(directory_ / "err");
-      const std::string error((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      vibroimpact::test_support::ProgramOptions options;
+      options.stderr_file = directory_ / "err";
+      const auto        run   = vibroimpact::test_support::run_program("modes " + file + " -q -o " + destination, options);
+      const std::string error = run.error;
+      EXPECT_EQ(run.exit_code, 2) << destination;
       EXPECT_NE(error.find(destination + ": -o: "), std::string::npos) << error;
       EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
     }

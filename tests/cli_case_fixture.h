@@ -5,13 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include "program_runner.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 namespace vibroimpact::test_cases
 {
@@ -49,16 +49,10 @@ namespace vibroimpact::test_cases
     // The program with these arguments, quiet, writing to output().
     RunResult run_cli(const std::string &arguments)
     {
-      const auto        err     = directory_ / "stderr.txt";
-      const std::string command = std::string(VIBROIMPACT_CLI) + " " + arguments + " -q -o " + output().string() +
-                                  " > /dev/null 2> " + err.string();
-      const int         status = std::system(command.c_str());
-      RunResult         result;
-      result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      std::stringstream buffer;
-      buffer << std::ifstream(err).rdbuf();
-      result.error = buffer.str();
-      return result;
+      test_support::ProgramOptions options;
+      options.stderr_file = directory_ / "stderr.txt";
+      const auto run      = test_support::run_program(arguments + " -q -o " + output().string(), options);
+      return {run.exit_code, run.error};
     }
 
     // `verb` on the case text: exit 2, one line naming the file and the parameter, no output.

@@ -101,15 +101,13 @@ TEST_F(CommandLineEdges, OrbitPointsAFamilyStoppedShortOfAreSaid)
 // `-o ''` is refused before anything runs; nothing appears under ./output.
 TEST_F(CommandLineEdges, EmptyOutputFolderIsRefused)
 {
-  const auto        err     = directory_ / "stderr.txt";
-  const std::string command = "cd " + directory_.string() + " && " + VIBROIMPACT_CLI + " modes " +
-                              example("two_dof_sticking") + " -q -o '' 2> " + err.string();
-  const int status = std::system(command.c_str());
-  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2);
-  std::stringstream error;
-  error << std::ifstream(err).rdbuf();
-  EXPECT_EQ(error.str(), "vibroimpact: error: command line: -o: an empty folder name (give a folder, or leave -o out "
-                         "to write to output/<Model/Name>)\n");
+  vibroimpact::test_support::ProgramOptions options;
+  options.stderr_file       = directory_ / "stderr.txt";
+  options.working_directory = directory_;
+  const auto run = vibroimpact::test_support::run_program("modes " + example("two_dof_sticking") + " -q -o ''", options);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.error, "vibroimpact: error: command line: -o: an empty folder name (give a folder, or leave -o out "
+                       "to write to output/<Model/Name>)\n");
   EXPECT_FALSE(fs::exists(directory_ / "output"));
 }
 

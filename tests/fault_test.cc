@@ -7,6 +7,8 @@
 // run's output untouched, what was finished written and marked INTERRUPTED after a signal.
 #include <gtest/gtest.h>
 
+#include "program_runner.h"
+
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,7 +29,6 @@ namespace fs = std::filesystem;
 
 namespace
 {
-  const std::string program = VIBROIMPACT_CLI;
 
   std::string example(const std::string &name)
   {
@@ -47,20 +48,15 @@ namespace
     double      seconds = 0;
   };
 
-  // `shell_prefix` runs before the program in the same shell (ulimit -f, ...); `arguments` are
-  // shell words (quoted where they hold spaces).
-  Outcome run(const std::string &arguments, const fs::path &scratch, const std::string &shell_prefix = "")
+  // `arguments` are shell words (quoted where they hold spaces); file_size_limit in bytes, as
+  // `ulimit -f` (0: none).
+  Outcome run(const std::string &arguments, const fs::path &scratch, const long file_size_limit = 0)
   {
-    const fs::path err   = scratch / "stderr.txt";
-    const auto     start = std::chrono::steady_clock::now();
-    const std::string command = shell_prefix + " timeout -s KILL 120 " + program + " " + arguments + " > /dev/null 2> " +
-                                err.string() + " < /dev/null";
-    const int status = std::system(command.c_str());
-    Outcome   o;
-    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    o.code    = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    o.error   = read(err);
-    return o;
+    vibroimpact::test_support::ProgramOptions options;
+    options.stderr_file     = scratch / "stderr.txt";
+    options.file_size_limit = file_size_limit;
+    const auto run          = vibroimpact::test_support::run_program(arguments, options);
+    return {run.exit_code, run.error, run.seconds};
   }
 
   unsigned int lines(const std::string &text) { return unsigned(std::count(text.begin(), text.end(), '\n')); }
@@ -97,14 +93,9 @@ namespace
   // background, its stderr into `err`; the child's pid (-1: fork failed).
   pid_t start_program(const std::string &arguments, const fs::path &err)
   {
-    const pid_t pid = fork();
-    if (pid == 0)
-      {
-        const std::string command = "exec " + program + " " + arguments + " 2> " + err.string();
-        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char *>(nullptr));
-        _exit(127);
-      }
-    return pid;
+    vibroimpact::test_support::ProgramOptions options;
+    options.stderr_file = err;
+    return vibroimpact::test_support::start_program(arguments, options);
   }
 
   // Once the run writing into `out` has worked for `settle`, `signal` to it; its wait status.
@@ -168,7 +159,7 @@ namespace
   // the new one: exit 1 naming the file (or 2, refused up front for want of space), the
   // previous output as it was, nothing left beside it.
   void expect_previous_output_kept(const VerbCase &v, const fs::path &parent, const fs::path &scratch,
-                                   const std::string &shell_prefix, const bool fill = false)
+                                   const long file_size_limit, const bool fill = false)
   {
     const fs::path out = parent / v.verb;
     fs::create_directories(out);
@@ -179,7 +170,7 @@ namespace
         if (space.available > 8192)
           std::ofstream(parent / "filler") << std::string(space.available - 8192, 'x');
       }
-    const Outcome o = run(v.verb + " " + v.arguments + " -q -o " + out.string(), scratch, shell_prefix);
+    const Outcome o = run(v.verb + " " + v.arguments + " -q -o " + out.string(), scratch, file_size_limit);
     EXPECT_TRUE(o.code == 1 || o.code == 2) << v.verb << " exited " << o.code << ": " << o.error;
     EXPECT_EQ(lines(o.error), 1u) << v.verb << ": " << o.error;
     if (o.code == 1)
@@ -196,11 +187,11 @@ namespace
 
 TEST_F(Faults, AFileSizeLimitEndsEveryVerbWithOneLineAndKeepsThePreviousOutput)
 {
-  // 1 kB files at most (SIGXFSZ is ignored by the program, so the write fails with EFBIG).
+  // 512-byte files at most (SIGXFSZ is ignored by the program, so the write fails with EFBIG).
   // Not the MPI verbs: OpenMPI's start-up cannot make its own files under this limit.
   for (const auto &v : writing_verbs)
     if (v.verb != "continue" && v.verb != "sweep")
-      expect_previous_output_kept(v, scratch, scratch, "ulimit -f 1;");
+      expect_previous_output_kept(v, scratch, scratch, 512);
 }
 
 TEST_F(Faults, AFullDiskEndsEveryVerbWithOneLineAndKeepsThePreviousOutput)
@@ -212,7 +203,7 @@ TEST_F(Faults, AFullDiskEndsEveryVerbWithOneLineAndKeepsThePreviousOutput)
   if (std::system(("mount -t tmpfs -o size=64k tmpfs " + tiny.string() + " 2> /dev/null").c_str()) != 0)
     GTEST_SKIP() << "mount is not allowed here (a container without CAP_SYS_ADMIN)";
   for (const auto &v : writing_verbs)
-    expect_previous_output_kept(v, tiny, scratch, "", true);
+    expect_previous_output_kept(v, tiny, scratch, 0, true);
   EXPECT_EQ(std::system(("umount " + tiny.string()).c_str()), 0);
 }
 
@@ -231,7 +222,7 @@ TEST_F(Faults, ASignalInEveryVerbIsHonouredWithinASecond)
     {
       const fs::path out = scratch / v.verb;
       const fs::path err = scratch / (v.verb + ".stderr");
-      const pid_t    pid = start_program(v.verb + " " + v.arguments + " -q -o " + out.string() + " > /dev/null", err);
+      const pid_t    pid = start_program(v.verb + " " + v.arguments + " -q -o " + out.string(), err);
       ASSERT_GE(pid, 0);
       wait_for_work(out, std::chrono::milliseconds(1000));
       ::kill(pid, SIGTERM);

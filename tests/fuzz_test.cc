@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include "program_runner.h"
+
 #include <vibroimpact/studies/case_file.h>
 
 #include <algorithm>
@@ -391,14 +393,15 @@ TEST(Fuzz, ASampleThroughTheProgram)
       arguments += " -s '" + entry.path + "=" + value + "'";
       const fs::path    out     = scratch / ("run" + std::to_string(k));
       const fs::path    err     = scratch / "stderr";
-      const std::string command = "timeout 60 " + std::string(VIBROIMPACT_CLI) + " simulate " + file + arguments +
-                                  " -q -o " + out.string() + " > /dev/null 2> " + err.string();
-      const int status = std::system(command.c_str());
-      ASSERT_TRUE(WIFEXITED(status)) << command;
-      const int code = WEXITSTATUS(status);
+      const std::string command = "simulate " + file + arguments + " -q -o " + out.string();
+      vibroimpact::test_support::ProgramOptions options;
+      options.stderr_file     = err;
+      options.timeout_seconds = 60;
+      const auto run          = vibroimpact::test_support::run_program(command, options);
+      ASSERT_LT(run.exit_code, 128) << command;
+      const int code = run.exit_code;
       ++exits[code];
-      std::ifstream     in(err);
-      const std::string error((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const std::string &error = run.error;
       EXPECT_TRUE(code == 0 || code == 1 || code == 2) << command << " exited " << code << ": " << error;
       if (code == 2)
         {

@@ -9,6 +9,8 @@
 #include <boost/math/tools/roots.hpp>
 #include <gtest/gtest.h>
 
+#include "program_runner.h"
+
 #include <vibroimpact/structure/model_builder.h>
 
 #include "test_support.h"
@@ -300,15 +302,13 @@ TEST(WaveModes, RejectsWhatItCannotRepresent)
     {
       const auto        bar       = spec.find('|');
       const std::string overrides = spec.substr(0, bar), parameter = spec.substr(bar + 1);
-      const std::string err       = out + ".err";
-      const std::string command   = std::string(VIBROIMPACT_CLI) + " simulate " + test_cases::example(example) +
-                                  " -s 'Simulation/Solver=wave-modes' " + overrides + " -q -o " + out + " 2> " + err;
-      const int status = std::system(command.c_str());
-      std::ifstream     in(err);
-      std::stringstream text;
-      text << in.rdbuf();
-      const std::string message = text.str();
-      EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2) << example << " " << overrides;
+      test_support::ProgramOptions options;
+      options.stderr_file = out + ".err";
+      const auto run = test_support::run_program("simulate " + test_cases::example(example) +
+                                                   " -s 'Simulation/Solver=wave-modes' " + overrides + " -q -o " + out,
+                                                 options);
+      const std::string &message = run.error;
+      EXPECT_EQ(run.exit_code, 2) << example << " " << overrides;
       EXPECT_NE(message.find("case.prm: " + parameter + ":"), std::string::npos) << message;
       EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
       EXPECT_FALSE(std::filesystem::exists(out));
