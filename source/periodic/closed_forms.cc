@@ -1,7 +1,7 @@
 // Closed-form periodic orbits: derivations in doc/closed-forms.md.
 #include <vibroimpact/periodic/closed_forms.h>
+#include <vibroimpact/periodic/eigenpairs.h>
 
-#include <Eigen/Eigenvalues>
 #include <boost/math/tools/roots.hpp>
 
 #include <algorithm>
@@ -552,8 +552,7 @@ namespace vibroimpact::periodic
       const double    a_after  = force + 2 * form.sigma * e * o.impact_velocity;
       Eigen::Matrix2d saltation;
       saltation << -e, 0, (a_after + e * a_before) / o.impact_velocity, -e;
-      Eigen::EigenSolver<Eigen::Matrix2d> eig(saltation * phi, false);
-      o.multipliers = eig.eigenvalues();
+      o.multipliers = eigenpairs(saltation * phi, false).values;
       if (std::abs(o.multipliers[1]) > std::abs(o.multipliers[0]))
         std::swap(o.multipliers[0], o.multipliers[1]);
       o.stable = std::abs(o.multipliers[0]) <= 1;

@@ -16,8 +16,8 @@
 #include "restarts.h"
 
 #include <vibroimpact/io/interrupt.h>
+#include <vibroimpact/periodic/eigenpairs.h>
 
-#include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 
 #include <algorithm>
@@ -149,14 +149,14 @@ namespace vibroimpact::periodic
       const Vector z_doubling = single.z(doubling);
       const Matrix M = single.monodromy_minus_identity(z_doubling, single.jacobian(z_doubling)) +
                        Matrix::Identity(flow.dimension(), flow.dimension());
-      const Eigen::EigenSolver<Matrix> eigen(M, true);
-      if (eigen.info() != Eigen::Success)
+      const Eigenpairs eigen = eigenpairs(M, true);
+      if (!eigen.converged)
         return std::nullopt;
       Eigen::Index flip = 0;
       for (Eigen::Index i = 1; i < M.rows(); ++i)
-        if (std::abs(eigen.eigenvalues()[i] + 1.0) < std::abs(eigen.eigenvalues()[flip] + 1.0))
+        if (std::abs(eigen.values[i] + 1.0) < std::abs(eigen.values[flip] + 1.0))
           flip = i;
-      const Vector v = eigen.eigenvectors().col(flip).real();
+      const Vector v = eigen.vectors.col(flip).real();
 
       BranchPoint reference = doubling;
       reference.period *= 2;

@@ -3,6 +3,7 @@
 #include "harmonic_balance_model.h"
 
 #include <vibroimpact/model/non_reentrant.h>
+#include <vibroimpact/periodic/eigenpairs.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
 
 #include <Eigen/Eigenvalues>
@@ -373,9 +374,9 @@ namespace vibroimpact::periodic
     A.topRightCorner(m, m)    = Matrix::Identity(m, m);
     A.bottomLeftCorner(m, m)  = -K;
     A.bottomRightCorner(m, m) = -Matrix(damping_.asDiagonal());
-    const Eigen::EigenSolver<Matrix> eigen(A, true);
-    d.V         = eigen.eigenvectors();
-    d.lambda    = eigen.eigenvalues();
+    const Eigenpairs eigen = eigenpairs(A, true);
+    d.V         = eigen.vectors;
+    d.lambda    = eigen.values;
     d.V_inverse = d.V.partialPivLu().inverse();
     if (!((d.V * d.lambda.asDiagonal() * d.V_inverse - A.cast<Complex>()).norm() <= 1e-8 * A.norm()))
       throw std::runtime_error("harmonic balance: a closed set's dynamics is not diagonalisable (its monodromy "

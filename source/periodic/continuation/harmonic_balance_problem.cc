@@ -3,9 +3,9 @@
 #include "harmonic_balance_problem.h"
 
 #include <vibroimpact/io/interrupt.h>
+#include <vibroimpact/periodic/eigenpairs.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
 
-#include <Eigen/Eigenvalues>
 
 #include <algorithm>
 #include <cmath>
@@ -37,16 +37,16 @@ namespace vibroimpact::periodic
     // not the two multipliers nearest 1 (shooting's rule, right for exact orbits).
     std::vector<std::complex<double>> nontrivial_multipliers(const Matrix &monodromy, const Vector &flow_direction)
     {
-      const Eigen::EigenSolver<Matrix> eigen(monodromy, true);
-      const Eigen::Index               n = monodromy.rows();
+      const Eigenpairs   eigen = eigenpairs(monodromy, true);
+      const Eigen::Index n     = monodromy.rows();
       std::vector<std::pair<double, Eigen::Index>> alignment;
       const Eigen::VectorXcd f = flow_direction.normalized().cast<std::complex<double>>();
       for (Eigen::Index i = 0; i < n; ++i)
-        alignment.emplace_back(-std::abs(f.dot(eigen.eigenvectors().col(i).normalized())), i);
+        alignment.emplace_back(-std::abs(f.dot(eigen.vectors.col(i).normalized())), i);
       std::sort(alignment.begin(), alignment.end());
       std::vector<std::complex<double>> mu;
       for (std::size_t k = 2; k < alignment.size(); ++k)
-        mu.push_back(eigen.eigenvalues()[alignment[k].second]);
+        mu.push_back(eigen.values[alignment[k].second]);
       std::sort(mu.begin(), mu.end(), [](const auto &a, const auto &b) { return std::abs(a) > std::abs(b); });
       return mu;
     }

@@ -4,8 +4,8 @@
 #include "shooting_problem.h"
 
 #include <vibroimpact/io/interrupt.h>
+#include <vibroimpact/periodic/eigenpairs.h>
 
-#include <Eigen/Eigenvalues>
 
 #include <algorithm>
 #include <cmath>
@@ -15,9 +15,8 @@ namespace vibroimpact::periodic
 {
   std::vector<std::complex<double>> floquet_multipliers(const Matrix &monodromy, const unsigned int trivial)
   {
-    Eigen::EigenSolver<Matrix>        solver(monodromy, false);
-    std::vector<std::complex<double>> mu(solver.eigenvalues().data(),
-                                         solver.eigenvalues().data() + solver.eigenvalues().size());
+    const Eigen::VectorXcd            values = eigenpairs(monodromy, false).values;
+    std::vector<std::complex<double>> mu(values.data(), values.data() + values.size());
     std::sort(mu.begin(), mu.end(), [](const auto &a, const auto &b) {
       return std::abs(a - 1.0) < std::abs(b - 1.0);
     });

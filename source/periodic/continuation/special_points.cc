@@ -5,8 +5,8 @@
 #include "orbit_solver.h"
 
 #include <vibroimpact/io/interrupt.h>
+#include <vibroimpact/periodic/eigenpairs.h>
 
-#include <Eigen/Eigenvalues>
 
 #include <algorithm>
 #include <cmath>
@@ -176,10 +176,10 @@ namespace vibroimpact::periodic
       const Matrix       M = M_minus_I + Matrix::Identity(n, n);
       if (n < 2)
         return 1.0;
-      const Eigen::EigenSolver<Matrix> eigen(M, false);
-      if (eigen.info() != Eigen::Success) // no sign to read: no point located here
+      const Eigenpairs eigen = eigenpairs(M, false);
+      if (!eigen.converged) // no sign to read: no point located here
         return std::numeric_limits<double>::quiet_NaN();
-      const Eigen::VectorXcd mu = eigen.eigenvalues();
+      const Eigen::VectorXcd &mu = eigen.values;
       double log_size = 0, angle = 0;
       for (Eigen::Index i = 1; i < n; ++i)
         for (Eigen::Index j = 0; j < i; ++j)
