@@ -5,7 +5,7 @@
 # deal.II's headers, which bring Trilinos' and Boost's along (4–10 s for one deal.II header,
 # before any code of ours). Unity groups compile several sources as one, so that each header is
 # parsed and each template instantiated once per group; the sources that include deal.II go into
-# groups of their own, so that those headers are read once per six such sources rather than once
+# groups of their own, so that those headers are read once per eight such sources rather than once
 # per group; the precompiled header holds what nearly every source includes. doc/performance.md
 # ("Build") has the measurements. -DVIBROIMPACT_UNITY_BUILD=OFF compiles file by file (to check
 # that each source includes what it uses, or to rebuild one edited file alone).
@@ -53,7 +53,7 @@ function(vibroimpact_compile_quickly target)
     endif()
     file(STRINGS ${source} dealii_includes LIMIT_COUNT 1 REGEX "^#include <deal\\.II/")
     if(dealii_includes)
-      math(EXPR group "${n_dealii} / 6")
+      math(EXPR group "${n_dealii} / 8")
       set(group "dealii_${group}")
       math(EXPR n_dealii "${n_dealii} + 1")
     else()
