@@ -6,7 +6,6 @@
 #include <vibroimpact/periodic/eigenpairs.h>
 #include <vibroimpact/periodic/linear_impact_flow.h>
 
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>

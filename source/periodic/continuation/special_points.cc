@@ -7,7 +7,6 @@
 #include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/periodic/eigenpairs.h>
 
-
 #include <algorithm>
 #include <cmath>
 #include <complex>
