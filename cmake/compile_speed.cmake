@@ -16,7 +16,9 @@ set(VIBROIMPACT_UNITY_BATCH_SIZE 8 CACHE STRING "Sources a unity group holds (th
 set(VIBROIMPACT_PRECOMPILED_HEADERS
   <Eigen/Dense> <Eigen/Sparse> <Eigen/SparseCholesky>
   <algorithm> <array> <cmath> <filesystem> <fstream> <functional> <limits> <map> <memory>
-  <optional> <sstream> <stdexcept> <string> <utility> <vector>)
+  <optional> <sstream> <stdexcept> <string> <utility> <vector>
+  # Last: the factorisations compiled once in the library (after the Eigen headers it declares from).
+  <vibroimpact/model/eigen_decompositions.h>)
 
 # target: compiled in unity groups with the project's precompiled header, its own (with the
 # EXTRA headers, e.g. <gtest/gtest.h> for the tests) or the one of the target REUSE names (same
