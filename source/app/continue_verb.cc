@@ -9,8 +9,6 @@
 #include <vibroimpact/studies/continuation_study.h>
 #include <vibroimpact/studies/continuation_verb_calls.h>
 
-#include <deal.II/base/mpi.h>
-
 #include "rank_zero.h"
 #include "verbs.h"
 
@@ -40,11 +38,10 @@ namespace vibroimpact::app
 
   int run_continue(const CommonOptions &options, int &argc, char **&argv)
   {
-    dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
-    io::install_interrupt_handlers(); // MPI_Init resets SIGTERM to its default
-    const MPI_Comm     comm    = MPI_COMM_WORLD;
-    const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
-    const bool         root    = dealii::Utilities::MPI::this_mpi_process(comm) == 0;
+    const MpiRun       mpi(argc, argv);
+    const MPI_Comm     comm    = mpi.comm();
+    const unsigned int n_ranks = mpi.n_ranks();
+    const bool         root    = mpi.root();
 
     auto [code, setup, destination, out] =
       prepare_on_every_rank(options, studies::VerbId::continuation, comm,

@@ -1,5 +1,6 @@
 // Rank 0's reporting and output folder for the MPI verbs (see the header).
 #include <vibroimpact/io/input_error.h>
+#include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/write_error.h>
 
@@ -15,6 +16,16 @@
 
 namespace vibroimpact::app
 {
+  MpiRun::MpiRun(int &argc, char **&argv)
+    : mpi_(std::make_unique<dealii::Utilities::MPI::MPI_InitFinalize>(argc, argv, 1))
+    , rank_(dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD))
+    , n_ranks_(dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD))
+  {
+    io::install_interrupt_handlers();
+  }
+
+  MpiRun::~MpiRun() = default;
+
   int read_on_every_rank(const bool root, const std::function<void()> &read)
   {
     try

@@ -9,6 +9,11 @@
 #include <string>
 #include <type_traits>
 
+namespace dealii::Utilities::MPI
+{
+  class MPI_InitFinalize;
+}
+
 namespace vibroimpact::io
 {
   class OutputFolder;
@@ -23,6 +28,29 @@ namespace vibroimpact::studies
 namespace vibroimpact::app
 {
   struct CommonOptions;
+
+  // MPI for the run of one verb: initialised on construction with one thread a rank (the ranks
+  // share the cores), the interrupt handlers installed again (MPI_Init resets SIGTERM to its
+  // default), finalised on destruction. Kept apart so that the verbs do not parse deal.II's MPI
+  // header (~8 s a source).
+  class MpiRun
+  {
+  public:
+    MpiRun(int &argc, char **&argv);
+    ~MpiRun();
+    MpiRun(const MpiRun &)            = delete;
+    MpiRun &operator=(const MpiRun &) = delete;
+
+    MPI_Comm     comm() const { return MPI_COMM_WORLD; }
+    unsigned int rank() const { return rank_; }
+    unsigned int n_ranks() const { return n_ranks_; }
+    bool         root() const { return rank_ == 0; }
+
+  private:
+    std::unique_ptr<dealii::Utilities::MPI::MPI_InitFinalize> mpi_;
+    unsigned int                                              rank_    = 0;
+    unsigned int                                              n_ranks_ = 1;
+  };
 
   // What an MPI verb does before it computes: every rank reads the case file and runs
   // `prepare(case)` (read_on_every_rank), then rank 0 opens the verb's output folder

@@ -4,15 +4,12 @@
 // (except the measured wall times and ranks in sweep_summary.csv).
 #include <vibroimpact/studies/verb_table.h>
 #include <vibroimpact/io/input_error.h>
-#include <vibroimpact/io/interrupt.h>
 #include <vibroimpact/io/output_folder.h>
 #include <vibroimpact/io/progress_bar.h>
 #include <vibroimpact/io/write_error.h>
 #include <vibroimpact/studies/case_file.h>
 #include <vibroimpact/studies/sweep_study.h>
 #include <vibroimpact/studies/verb_calls.h>
-
-#include <deal.II/base/mpi.h>
 
 #include "rank_zero.h"
 #include "verbs.h"
@@ -25,12 +22,10 @@ namespace vibroimpact::app
 {
   int run_sweep(const CommonOptions &options, int &argc, char **&argv)
   {
-    dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
-    io::install_interrupt_handlers(); // MPI_Init resets SIGTERM to its default
-    const MPI_Comm     comm    = MPI_COMM_WORLD;
-    const unsigned int rank    = dealii::Utilities::MPI::this_mpi_process(comm);
-    const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
-    const bool         root    = rank == 0;
+    const MpiRun       mpi(argc, argv);
+    const MPI_Comm     comm    = mpi.comm();
+    const unsigned int n_ranks = mpi.n_ranks();
+    const bool         root    = mpi.root();
     const studies::OneBlasThread one_blas_thread; // the same results on any number of ranks
 
     auto [code, setup, destination, out] =
