@@ -6,13 +6,42 @@
 
 #include <fftw3.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 
 namespace vibroimpact::structure
 {
   namespace
   {
+    // The inverse real FFT of M points, planned once per M for the process: planning computes
+    // M twiddle factors, which was most of the cost of building a model with many random loads
+    // (19 loads of 4096 lines: 19 plans of 65536 points a build). FFTW_ESTIMATE plans of one
+    // size are the same plan, so the samples do not depend on which load came first. The plan
+    // works on its own arrays; callers hold fftw_planner_mutex() while they use it.
+    struct InverseTransform
+    {
+      fftw_complex *spectrum = nullptr; // M/2 + 1 lines
+      double       *signal   = nullptr; // M samples
+      fftw_plan     plan     = nullptr;
+    };
+
+    const InverseTransform &inverse_transform(const long M)
+    {
+      // Kept until the process ends (a few MB at most: one entry per size in use).
+      static std::map<long, InverseTransform> transforms;
+      auto [at, added] = transforms.try_emplace(M);
+      if (added)
+        {
+          at->second.spectrum = fftw_alloc_complex(M / 2 + 1);
+          at->second.signal   = fftw_alloc_real(M);
+          at->second.plan =
+            fftw_plan_dft_c2r_1d(static_cast<int>(M), at->second.spectrum, at->second.signal, FFTW_ESTIMATE);
+        }
+      return at->second;
+    }
+
     // One period 2π/Δω of Σ_k a cos((k0 + k) Δω t + φ_k), k = 1..N, and its derivative, sampled by
     // inverse real FFTs at M ≥ 16 (k0 + N) points (a power of two): 16 samples a period of the
     // highest line keep the Hermite interpolation error below 1e-4 of a line's amplitude.
@@ -23,36 +52,27 @@ namespace vibroimpact::structure
       long       M   = 64;
       while (M < 16 * top)
         M *= 2;
-      std::vector<fftw_complex> spectrum(M / 2 + 1);
-      std::vector<double>       signal(M);
-      model::SampledPeriod      period;
+      model::SampledPeriod period;
       period.interval = 2 * M_PI / step / M;
-      fftw_plan plan  = nullptr;
-      {
-        const std::lock_guard<std::mutex> planner(model::fftw_planner_mutex()); // FFTW's planner is global
-        plan = fftw_plan_dft_c2r_1d(static_cast<int>(M), spectrum.data(), signal.data(), FFTW_ESTIMATE);
-      }
+      const std::lock_guard<std::mutex> planner(model::fftw_planner_mutex()); // the plan and its arrays are shared
+      const InverseTransform           &transform = inverse_transform(M);
       for (const bool derivative : {false, true})
         {
           // c2r: x_j = Σ_k X_k e^{2πi jk/M} over the Hermitian spectrum, so X_k = (a/2) e^{iφ}
-          // gives a cos(2π jk/M + φ); the derivative multiplies by i k Δω.
-          for (auto &x : spectrum)
-            x[0] = x[1] = 0.0;
+          // gives a cos(2π jk/M + φ); the derivative multiplies by i k Δω. c2r overwrites its
+          // input, so the spectrum is refilled each time.
+          std::fill_n(&transform.spectrum[0][0], 2 * (M / 2 + 1), 0.0);
           for (std::size_t k = 0; k < phases.size(); ++k)
             {
               const double w = (k0 + 1 + static_cast<long>(k)) * step;
               const double c = 0.5 * amplitude * std::cos(phases[k]), d = 0.5 * amplitude * std::sin(phases[k]);
-              auto        &X = spectrum[k0 + 1 + k];
+              auto        &X = transform.spectrum[k0 + 1 + k];
               X[0]           = derivative ? -w * d : c;
               X[1]           = derivative ? w * c : d;
             }
-          fftw_execute(plan); // the plan is kept; its arrays are refilled in place
-          (derivative ? period.slopes : period.values) = signal;
+          fftw_execute(transform.plan);
+          (derivative ? period.slopes : period.values).assign(transform.signal, transform.signal + M);
         }
-      {
-        const std::lock_guard<std::mutex> planner(model::fftw_planner_mutex());
-        fftw_destroy_plan(plan);
-      }
       return period;
     }
   } // namespace

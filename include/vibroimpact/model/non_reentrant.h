@@ -15,7 +15,8 @@
 namespace vibroimpact::model
 {
   // FFTW's planner (fftw_plan_*, fftw_destroy_plan): its twiddle tables and plan cache are
-  // global and unguarded (FFTW manual §5.4). fftw_execute on one's own plan needs no lock.
+  // global and unguarded (FFTW manual §5.4). fftw_execute on one's own plan needs no lock; the
+  // random loads' inverse transforms, planned once per size and shared, are run under it.
   std::mutex &fftw_planner_mutex();
 
   // ARPACK's reverse-communication Lanczos (dsaupd/dseupd, through deal.II's ArpackSolver): its
