@@ -3,6 +3,16 @@
 
 namespace compiled_once = vibroimpact::model::compiled_once;
 
+template struct Eigen::internal::general_matrix_vector_product<
+  Eigen::Index, double, Eigen::internal::const_blas_data_mapper<double, Eigen::Index, Eigen::ColMajor>,
+  Eigen::ColMajor, false, double, Eigen::internal::const_blas_data_mapper<double, Eigen::Index, Eigen::RowMajor>,
+  false, 0>;
+template struct Eigen::internal::general_matrix_vector_product<
+  Eigen::Index, double, Eigen::internal::const_blas_data_mapper<double, Eigen::Index, Eigen::RowMajor>,
+  Eigen::RowMajor, false, double, Eigen::internal::const_blas_data_mapper<double, Eigen::Index, Eigen::ColMajor>,
+  false, 0>;
+template void Eigen::internal::assign_sparse_to_sparse(compiled_once::SparseMatrix &,
+                                                       const compiled_once::SparseMatrix &);
 template void Eigen::PartialPivLU<compiled_once::DenseMatrix>::compute();
 template void Eigen::ColPivHouseholderQR<compiled_once::DenseMatrix>::computeInPlace();
 template Eigen::SelfAdjointEigenSolver<compiled_once::DenseMatrix> &
