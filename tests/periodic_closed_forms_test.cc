@@ -32,7 +32,9 @@ namespace
       Eigen::Matrix2d K;
       M << c.m1, 0.0, 0.0, c.m2;
       K << c.k1 + c.k2, -c.k2, -c.k2, c.k2;
-      Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::Matrix2d> solver(K, M);
+      // Dynamic sizes: the library compiles this solver once (model/eigen_decompositions.h);
+      // a 2×2 one would be compiled here again, with its blocked kernels.
+      const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> solver{Eigen::MatrixXd(K), Eigen::MatrixXd(M)};
       omega = solver.eigenvalues().cwiseSqrt();
       phi   = solver.eigenvectors();
     }
@@ -187,10 +189,10 @@ TEST(PeriodicClosedForms, OneImpactOrbitIsTheOnlyOneOfItsPeriod)
               Phi.col(k) << q, v;
             }
           const Eigen::Matrix4d A = Phi - Eigen::Vector4d(1, 1, 1, -1).asDiagonal().toDenseMatrix();
-          Eigen::Matrix<double, 4, 3> B;
+          Eigen::MatrixXd B(4, 3); // dynamic: the library's QR (see ExactFlow)
           B << A.col(0), A.col(2), A.col(3);
-          const Eigen::Vector4d rhs = -chain.gap * A.col(1);
-          const Eigen::Vector3d x   = B.colPivHouseholderQr().solve(rhs);
+          const Eigen::VectorXd rhs = -chain.gap * A.col(1);
+          const Eigen::VectorXd x   = B.colPivHouseholderQr().solve(rhs);
           EXPECT_LT((B * x - rhs).norm(), 1e-12) << T;
           const OneImpactOrbit orbit = one_impact_orbit(chain, T);
           EXPECT_NEAR(x(0), orbit.q(0), 1e-10) << T;
