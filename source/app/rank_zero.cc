@@ -18,7 +18,7 @@ namespace vibroimpact::app
 {
   MpiRun::MpiRun(int &argc, char **&argv)
     : mpi_(std::make_unique<dealii::Utilities::MPI::MPI_InitFinalize>(argc, argv, 1))
-    , rank_(dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD))
+    , root_(dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
     , n_ranks_(dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD))
   {
     io::install_interrupt_handlers();

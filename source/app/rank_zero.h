@@ -42,13 +42,12 @@ namespace vibroimpact::app
     MpiRun &operator=(const MpiRun &) = delete;
 
     MPI_Comm     comm() const { return MPI_COMM_WORLD; }
-    unsigned int rank() const { return rank_; }
     unsigned int n_ranks() const { return n_ranks_; }
-    bool         root() const { return rank_ == 0; }
+    bool         root() const { return root_; }
 
   private:
     std::unique_ptr<dealii::Utilities::MPI::MPI_InitFinalize> mpi_;
-    unsigned int                                              rank_    = 0;
+    bool                                                      root_    = true;
     unsigned int                                              n_ranks_ = 1;
   };
 
