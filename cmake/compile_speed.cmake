@@ -35,9 +35,11 @@ function(vibroimpact_compile_quickly target)
   else()
     target_precompile_headers(${target} PRIVATE ${VIBROIMPACT_PRECOMPILED_HEADERS} ${ARG_EXTRA})
   endif()
-  # In a group every source is an included file, and GCC would warn of each class of a source
+  # In a group every source is an included file, and g++ would warn of each class of a source
   # that holds a type from that source's anonymous namespace, as it does for a header.
-  target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+  endif()
   get_target_property(sources ${target} SOURCES)
   set(n_plain 0)
   set(n_dealii 0)
