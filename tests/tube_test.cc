@@ -299,8 +299,10 @@ TEST(Tube, TimoshenkoTubeIsTheTimoshenkoBeamInEachPlane)
           errors.push_back(std::abs(spatial.omegas[2 * j] / exact[j] - 1));
         }
       for (unsigned int j = 0; j < 6 && !previous.empty(); ++j)
-        if (previous[j] > 1e-10) // the shear branch's k = 0 root is exact on any mesh
-          EXPECT_NEAR(std::log2(previous[j] / errors[j]), 2.0, 0.15) << "mode " << j + 1;
+        {
+          if (previous[j] > 1e-10) // the shear branch's k = 0 root is exact on any mesh
+            EXPECT_NEAR(std::log2(previous[j] / errors[j]), 2.0, 0.15) << "mode " << j + 1;
+        }
       previous = errors;
     }
 }
